@@ -1,0 +1,19 @@
+#pragma once
+// refwire/serialization.hpp: everything a user of refwire's serialization needs.
+//
+//   #include <refwire/serialization.hpp>
+//
+//   struct point { int x; double y; std::string name; };
+//   BOOST_DESCRIBE_STRUCT(point, (), (x, y, name))
+//
+//   std::vector<std::byte> b = refwire::serialize(p);
+//   point q = refwire::deserialize<point>(b);
+
+#include <boost/describe.hpp>
+
+#include <refwire/serialization/binary.hpp>
+#include <refwire/serialization/error.hpp>
+#include <refwire/serialization/options.hpp>
+#include <refwire/serialization/reflect.hpp>
+#include <refwire/serialization/serialize.hpp>
+#include <refwire/serialization/types.hpp>

@@ -1,0 +1,91 @@
+#pragma once
+// refwire/serialization/error.hpp: what a failed decode reports.
+//
+//   refwire::error e = refwire::deserialize<refwire::binary>(bytes, value);
+//   if (e) std::cerr << e.message() << '\n';
+//   // "$.items[3].name: truncated string, needs 12 bytes, 4 left, at offset 13"
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace refwire {
+
+/// Why a decode failed. Stable: tests and users compare against these.
+enum class errc : std::uint8_t {
+  ok = 0,
+  truncated,            ///< the input ends inside a value
+  invalid_varint,       ///< a varint longer than 10 bytes, over 64 bits, or not minimal
+  invalid_bool,         ///< a bool byte other than 0 or 1
+  invalid_tag,          ///< an optional / unique_ptr tag other than 0 or 1
+  invalid_variant,      ///< a variant index past the last alternative
+  invalid_value,        ///< a value the C++ type cannot hold (e.g. a duration that loses precision)
+  duplicate_key,        ///< a set or map entry whose key is already present
+  depth_limit,          ///< nesting deeper than decode_options::max_depth
+  element_limit,        ///< more container elements than decode_options::max_elements
+  allocation_limit,     ///< more bytes allocated than decode_options::max_alloc_bytes
+  trailing_bytes,       ///< bytes left after the value (use deserialize_prefix to allow them)
+};
+
+/// The name of a code, e.g. "truncated".
+[[nodiscard]] std::string_view to_string(errc code) noexcept;
+
+/// The outcome of a non-throwing decode: falsy on success, truthy on failure
+/// (like std::error_code), with the code, the input offset and the path of the
+/// value that failed.
+///
+///   if (refwire::error e = refwire::deserialize<refwire::binary>(bytes, p)) {
+///     log(e.message());             // "$.name: truncated string, needs 12 bytes, 4 left, at offset 13"
+///     if (e.code() == refwire::errc::truncated) { /* wait for more bytes */ }
+///   }
+class error {
+ public:
+  error() noexcept = default;
+  error(errc code, std::size_t offset, std::string path, std::string reason)
+      : code_(code), offset_(offset), path_(std::move(path)), reason_(std::move(reason)) {}
+
+  explicit operator bool() const noexcept { return code_ != errc::ok; }
+  [[nodiscard]] errc code() const noexcept { return code_; }
+  /// Byte offset in the input where the failure was detected.
+  [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
+  /// Path of the failing value: "$", "$.items[3].name", "$.m[\"key\"]".
+  [[nodiscard]] const std::string& path() const noexcept { return path_; }
+  /// The reason alone: "truncated string, needs 12 bytes, 4 left".
+  [[nodiscard]] const std::string& reason() const noexcept { return reason_; }
+  /// "<path>: <reason>, at offset <offset>"; empty on success.
+  [[nodiscard]] std::string message() const;
+
+ private:
+  errc code_ = errc::ok;
+  std::size_t offset_ = 0;
+  std::string path_;
+  std::string reason_;
+};
+
+/// Thrown by the throwing deserialize: what() is error::message().
+///
+///   try { auto p = refwire::deserialize<point>(bytes); }
+///   catch (const refwire::decode_error& e) { std::cerr << e.what(); }
+class decode_error : public std::runtime_error {
+ public:
+  explicit decode_error(refwire::error e);
+  [[nodiscard]] errc code() const noexcept { return error_.code(); }
+  [[nodiscard]] std::size_t offset() const noexcept { return error_.offset(); }
+  [[nodiscard]] const std::string& path() const noexcept { return error_.path(); }
+  [[nodiscard]] const std::string& reason() const noexcept { return error_.reason(); }
+  [[nodiscard]] const refwire::error& details() const noexcept { return error_; }
+
+ private:
+  refwire::error error_;
+};
+
+/// Thrown by serialize when a value has no encoding in the chosen format
+/// (e.g. a duration outside the int64 nanosecond range). what() names the path.
+class encode_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace refwire

@@ -1,0 +1,444 @@
+#pragma once
+// refwire/serialization/reflect.hpp: the one field walk every format uses.
+//
+//   struct point { int x; double y; std::string name; };
+//   BOOST_DESCRIBE_STRUCT(point, (), (x, y, name))
+//
+//   refwire::for_each_field(p, [](auto field, auto& member) {
+//     std::cout << field.name << " #" << field.index << '\n';   // "x #0", "y #1", "name #2"
+//   });
+//   std::string schema = refwire::type_name<point>();  // "{i32 x;f64 y;string name}"
+//
+// A type is serializable when Boost.Describe describes it (with its public
+// bases, whose fields come first), when it is an aggregate Boost.PFR can walk
+// (positional formats only), when refwire::codec<T> maps it to another
+// serializable type, or when it is one of the standard shapes (see
+// docs/formats.md).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <boost/describe/bases.hpp>
+#include <boost/describe/enumerators.hpp>
+#include <boost/describe/members.hpp>
+#include <boost/describe/modifiers.hpp>
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
+#include <boost/pfr/core.hpp>
+#include <boost/pfr/tuple_size.hpp>
+
+#include <refwire/serialization/detail/shapes.hpp>
+#include <refwire/serialization/types.hpp>
+
+namespace refwire {
+
+// ---------------------------------------------------------------- attributes
+
+/// How protobuf writes an integer field (ignored by the other formats).
+enum class int_encoding : std::uint8_t {
+  varint,  ///< int32/int64/uint32/uint64 (the default)
+  zigzag,  ///< sint32/sint64
+  fixed,   ///< fixed32/fixed64/sfixed32/sfixed64
+};
+
+/// Per-field attributes, read by every format. Declared next to the type with
+/// REFWIRE_ATTRIBUTES; `name` is the C++ member name the entry applies to.
+///
+///   REFWIRE_ATTRIBUTES(point, {.name = "y", .rename = "why"},
+///                             {.name = "cache", .skip = true})
+struct field_attr {
+  std::string_view name;                         ///< the C++ member this entry applies to
+  std::string_view rename = {};                  ///< wire name (JSON keys, .proto); empty: the member name
+  bool skip = false;                             ///< neither written nor read; decode leaves it as it was
+  std::uint32_t number = 0;                      ///< protobuf field number; 0: position + 1
+  int_encoding encoding = int_encoding::varint;  ///< protobuf integer encoding
+};
+
+/// Declares field attributes for TYPE, in TYPE's namespace (like BOOST_DESCRIBE_STRUCT).
+#define REFWIRE_ATTRIBUTES(TYPE, ...)                                          \
+  [[maybe_unused]] constexpr auto refwire_attributes(TYPE**) {                 \
+    return std::to_array<::refwire::field_attr>({__VA_ARGS__});                \
+  }
+
+namespace detail {
+
+template <class T>
+concept has_attributes = requires { refwire_attributes(static_cast<T**>(nullptr)); };
+
+template <class T>
+constexpr auto attributes_of() {
+  if constexpr (has_attributes<T>) {
+    return refwire_attributes(static_cast<T**>(nullptr));
+  } else {
+    return std::array<field_attr, 0>{};
+  }
+}
+
+template <class T>
+constexpr field_attr attribute_for(std::string_view member) {
+  for (const field_attr& a : attributes_of<T>()) {
+    if (a.name == member) return a;
+  }
+  return field_attr{member};
+}
+
+}  // namespace detail
+
+// ------------------------------------------------------------------- records
+
+/// A type Boost.Describe describes (BOOST_DESCRIBE_STRUCT / BOOST_DESCRIBE_CLASS).
+template <class T>
+concept described_record = std::is_class_v<T> && boost::describe::has_describe_members<T>::value;
+
+/// A plain aggregate Boost.PFR can walk: positional formats only.
+template <class T>
+concept aggregate_record = std::is_class_v<T> && std::is_aggregate_v<T> && !described_record<T> &&
+                           !detail::is_std_array<T>::value && !std::is_polymorphic_v<T>;
+
+/// A struct whose fields the walk visits.
+template <class T>
+concept record = described_record<T> || aggregate_record<T>;
+
+/// A type refwire::codec<T> maps to a surrogate.
+template <class T>
+concept has_codec = requires { typename codec<T>::wire; };
+
+namespace detail {
+
+/// One field, known at compile time: `index` is its position among all the
+/// record's fields (base fields first, skipped fields counted), `name` its wire
+/// name (empty for PFR aggregates), `attr` its attributes, `type` its C++ type.
+template <class Owner, class D, std::size_t I>
+struct described_field {
+  using owner = Owner;
+  using type = std::remove_cvref_t<decltype(std::declval<Owner&>().*D::pointer)>;
+  static constexpr std::size_t index = I;
+  static constexpr std::string_view member_name = D::name;
+  static constexpr field_attr attr = attribute_for<Owner>(D::name);
+  static constexpr std::string_view name = attr.rename.empty() ? member_name : attr.rename;
+  template <class T>
+  static constexpr auto& get(T& obj) noexcept { return obj.*D::pointer; }
+};
+
+template <class T, std::size_t I>
+struct aggregate_field {
+  using owner = T;
+  using type = std::remove_cvref_t<decltype(boost::pfr::get<I>(std::declval<T&>()))>;
+  static constexpr std::size_t index = I;
+  static constexpr std::string_view member_name = {};
+  static constexpr field_attr attr = {};
+  static constexpr std::string_view name = {};
+  template <class U>
+  static constexpr auto& get(U& obj) noexcept { return boost::pfr::get<I>(obj); }
+};
+
+template <class Owner, class D>
+struct member_of {
+  using owner = Owner;
+  using desc = D;
+};
+
+template <class T>
+struct flat_members;
+
+template <class T>
+using flat_members_t = typename flat_members<T>::type;
+
+template <class T>
+struct flat_members {
+  static_assert(boost::mp11::mp_empty<boost::describe::describe_bases<
+                    T, boost::describe::mod_protected | boost::describe::mod_private>>::value,
+                "refwire: only public bases can be serialized; make the base public");
+  template <class B>
+  using base_members = flat_members_t<typename B::type>;
+  template <class D>
+  using own = member_of<T, D>;
+  using type = boost::mp11::mp_append<
+      boost::mp11::mp_apply<boost::mp11::mp_append,
+                            boost::mp11::mp_push_front<
+                                boost::mp11::mp_transform<
+                                    base_members, boost::describe::describe_bases<T, boost::describe::mod_public>>,
+                                boost::mp11::mp_list<>>>,
+      boost::mp11::mp_transform<own, boost::describe::describe_members<T, boost::describe::mod_any_access>>>;
+};
+
+template <class M, class I>
+using make_described_field = described_field<typename M::owner, typename M::desc, I::value>;
+
+template <class T>
+struct fields_of;
+
+template <described_record T>
+struct fields_of<T> {
+  using members = flat_members_t<T>;
+  using type = boost::mp11::mp_transform<make_described_field, members,
+                                         boost::mp11::mp_iota<boost::mp11::mp_size<members>>>;
+};
+
+template <aggregate_record T>
+struct fields_of<T> {
+  template <class I>
+  using field = aggregate_field<T, I::value>;
+  using type = boost::mp11::mp_transform<field, boost::mp11::mp_iota_c<boost::pfr::tuple_size_v<T>>>;
+};
+
+template <class F>
+struct skipped : std::bool_constant<F::attr.skip> {};
+
+template <record T>
+using walked_fields_t = boost::mp11::mp_remove_if<typename fields_of<T>::type, skipped>;
+
+template <class T>
+constexpr bool attribute_names_valid() {
+  if constexpr (described_record<T>) {
+    for (const field_attr& a : attributes_of<T>()) {
+      bool found = false;
+      boost::mp11::mp_for_each<boost::describe::describe_members<T, boost::describe::mod_any_access>>(
+          [&](auto d) { found = found || a.name == std::string_view(d.name); });
+      if (!found) return false;
+    }
+  }
+  return true;
+}
+
+/// Calls f(field, member) for each walked field until f returns false.
+template <class T, class F>
+constexpr bool all_fields(T& obj, F&& f) {
+  using R = std::remove_const_t<T>;
+  static_assert(attribute_names_valid<R>(),
+                "refwire: REFWIRE_ATTRIBUTES names a member that this type does not describe");
+  return [&]<class... Fs>(boost::mp11::mp_list<Fs...>) {
+    return (f(Fs{}, Fs::get(obj)) && ...);
+  }(walked_fields_t<R>{});
+}
+
+}  // namespace detail
+
+/// Number of fields of a record, skipped ones included (base fields count).
+template <record T>
+inline constexpr std::size_t field_count = boost::mp11::mp_size<typename detail::fields_of<T>::type>::value;
+
+/// Calls f(field, member) for every field of obj that is not skipped, base
+/// fields first. `field` is an empty object with static members index, name,
+/// member_name, attr and the alias type.
+///
+///   refwire::for_each_field(p, [&](auto field, const auto& v) { out[field.name] = describe(v); });
+template <class T, class F>
+  requires record<std::remove_const_t<T>>
+constexpr void for_each_field(T& obj, F&& f) {
+  detail::all_fields(obj, [&](auto field, auto& member) {
+    f(field, member);
+    return true;
+  });
+}
+
+/// Calls f(field) for every walked field of T, without an object.
+template <record T, class F>
+constexpr void for_each_field_type(F&& f) {
+  boost::mp11::mp_for_each<detail::walked_fields_t<T>>(f);
+}
+
+// ------------------------------------------------------------- serializable
+
+namespace detail {
+
+template <class T>
+consteval bool is_serializable() {
+  using boost::describe::has_describe_enumerators;
+  if constexpr (std::is_const_v<T> || std::is_reference_v<T> || std::is_pointer_v<T>) {
+    return false;
+  } else if constexpr (has_codec<T>) {
+    return is_serializable<typename codec<T>::wire>();
+  } else if constexpr (is_bool_v<T> || is_integer_v<T> || is_float_v<T> || std::is_enum_v<T>) {
+    return true;
+  } else if constexpr (is_string_v<T> || is_uuid_v<T> || is_duration<T>::value || is_timestamp<T>::value) {
+    return true;
+  } else if constexpr (is_optional<T>::value || is_sequence<T>::value || is_std_array<T>::value) {
+    return is_serializable<typename T::value_type>();
+  } else if constexpr (is_unique_ptr<T>::value) {
+    return is_serializable<typename T::element_type>();
+  } else if constexpr (is_set<T>::value) {
+    return is_serializable<typename T::key_type>();
+  } else if constexpr (std::is_array_v<T>) {
+    return std::rank_v<T> == 1 && is_serializable<std::remove_extent_t<T>>();
+  } else if constexpr (is_map<T>::value) {
+    return is_serializable<typename T::key_type>() && is_serializable<typename T::mapped_type>();
+  } else if constexpr (is_variant<T>::value || is_tuple<T>::value) {
+    return []<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
+      return (is_serializable<Ts>() && ...);
+    }(std::type_identity<T>{});
+  } else if constexpr (record<T>) {
+    return true;  // fields are checked where they are walked (recursive types stay legal)
+  } else {
+    return false;
+  }
+}
+
+}  // namespace detail
+
+/// True when refwire can encode T in a positional format (binary, protobuf).
+template <class T>
+concept serializable = detail::is_serializable<T>();
+
+// ---------------------------------------------------------- canonical names
+
+/// refwire's own spelling of T's schema, identical on every compiler:
+/// "i32", "string", "vector<f64>", "{i32 x;f64 y;string name}" for a record
+/// (its fields, base fields first), "@0" for a recursive reference to the
+/// record being spelled.
+template <serializable T>
+std::string type_name();
+
+/// A 64-bit FNV-1a hash of type_name<T>(): the schema fingerprint that guards
+/// positional formats (snapshots, the RPC handshake).
+template <serializable T>
+std::uint64_t fingerprint();
+
+namespace detail {
+
+constexpr std::uint64_t fnv1a(std::string_view s) noexcept {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (char c : s) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+struct name_builder {
+  std::string out;
+  std::vector<const void*> open;  // records being spelled, outermost first
+};
+
+template <class T>
+inline constexpr char type_key = 0;
+
+template <class T>
+void append_name(name_builder& b);
+
+template <class... Ts>
+void append_list(name_builder& b) {
+  bool first = true;
+  ((b.out += first ? "" : ",", first = false, append_name<Ts>(b)), ...);
+}
+
+template <class T>
+void append_name(name_builder& b) {
+  if constexpr (has_codec<T>) {
+    append_name<typename codec<T>::wire>(b);
+  } else if constexpr (is_bool_v<T>) {
+    b.out += "bool";
+  } else if constexpr (std::is_same_v<T, char>) {
+    b.out += "char";
+  } else if constexpr (is_integer_v<T>) {
+    b.out += std::is_signed_v<T> ? 'i' : 'u';
+    b.out += std::to_string(sizeof(T) * 8);
+  } else if constexpr (is_float_v<T>) {
+    b.out += sizeof(T) == 4 ? "f32" : "f64";
+  } else if constexpr (std::is_same_v<T, std::byte>) {
+    b.out += "byte";
+  } else if constexpr (std::is_enum_v<T>) {
+    b.out += "enum:";
+    append_name<std::underlying_type_t<T>>(b);
+    if constexpr (boost::describe::has_describe_enumerators<T>::value) {
+      b.out += '{';
+      bool first = true;
+      boost::mp11::mp_for_each<boost::describe::describe_enumerators<T>>([&](auto e) {
+        if (!first) b.out += ',';
+        first = false;
+        b.out += e.name;
+        b.out += '=';
+        b.out += std::to_string(static_cast<std::int64_t>(e.value));
+      });
+      b.out += '}';
+    }
+  } else if constexpr (is_string_v<T>) {
+    b.out += "string";
+  } else if constexpr (is_blob_v<T>) {
+    b.out += "bytes";
+  } else if constexpr (is_uuid_v<T>) {
+    b.out += "uuid";
+  } else if constexpr (is_timestamp<T>::value) {
+    b.out += "timestamp";
+  } else if constexpr (is_duration<T>::value) {
+    b.out += "duration";
+  } else if constexpr (is_optional<T>::value) {
+    b.out += "optional<";
+    append_name<typename T::value_type>(b);
+    b.out += '>';
+  } else if constexpr (is_unique_ptr<T>::value) {
+    b.out += "ptr<";
+    append_name<typename T::element_type>(b);
+    b.out += '>';
+  } else if constexpr (is_sequence<T>::value) {
+    b.out += "vector<";
+    append_name<typename T::value_type>(b);
+    b.out += '>';
+  } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
+    b.out += "array<";
+    append_name<typename element_of<T>::type>(b);
+    b.out += ',' + std::to_string(fixed_extent<T>) + '>';
+  } else if constexpr (is_set<T>::value) {
+    b.out += "set<";
+    append_name<typename T::key_type>(b);
+    b.out += '>';
+  } else if constexpr (is_map<T>::value) {
+    b.out += "map<";
+    append_list<typename T::key_type, typename T::mapped_type>(b);
+    b.out += '>';
+  } else if constexpr (is_variant<T>::value || is_tuple<T>::value) {
+    b.out += is_variant<T>::value ? "variant<" : "tuple<";
+    [&]<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
+      append_list<Ts...>(b);
+    }(std::type_identity<T>{});
+    b.out += '>';
+  } else if constexpr (record<T>) {
+    const void* key = &type_key<T>;
+    for (std::size_t i = 0; i < b.open.size(); ++i) {
+      if (b.open[i] == key) {
+        b.out += '@' + std::to_string(i);
+        return;
+      }
+    }
+    b.open.push_back(key);
+    b.out += '{';
+    bool first = true;
+    for_each_field_type<T>([&](auto field) {
+      using F = decltype(field);
+      if (!first) b.out += ';';
+      first = false;
+      append_name<typename F::type>(b);
+      if (!F::name.empty()) {
+        b.out += ' ';
+        b.out += F::name;
+      }
+    });
+    b.out += '}';
+    b.open.pop_back();
+  } else {
+    static_assert(dependent_false<T>, "refwire: this field type is not serializable");
+  }
+}
+
+}  // namespace detail
+
+template <serializable T>
+std::string type_name() {
+  detail::name_builder b;
+  detail::append_name<T>(b);
+  return std::move(b.out);
+}
+
+template <serializable T>
+std::uint64_t fingerprint() {
+  static const std::uint64_t value = detail::fnv1a(type_name<T>());
+  return value;
+}
+
+}  // namespace refwire

@@ -1,0 +1,121 @@
+#pragma once
+// refwire/serialization/serialize.hpp: the entry points, the same for every format.
+//
+//   std::vector<std::byte> b = refwire::serialize(p);                 // binary
+//   refwire::serialize<refwire::binary>(p, buffer);                   // reused buffer
+//   point q = refwire::deserialize<point>(b);                         // throws decode_error
+//   refwire::error e = refwire::deserialize<refwire::binary>(b, q);   // no-throw
+
+#include <cstddef>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <refwire/serialization/binary.hpp>
+#include <refwire/serialization/error.hpp>
+#include <refwire/serialization/options.hpp>
+#include <refwire/serialization/reflect.hpp>
+
+namespace refwire {
+
+/// A format tag: binary, json, protobuf. A format is an empty struct with a
+/// name and static encode / decode templates (see binary.hpp).
+template <class F>
+concept format = std::is_empty_v<F> && requires {
+  { F::name } -> std::convertible_to<std::string_view>;
+  { F::positional } -> std::convertible_to<bool>;
+};
+
+namespace detail {
+
+template <class T, class F>
+constexpr void check_serializable() {
+  static_assert(serializable<T>,
+                "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "
+                "make it an aggregate, or specialize refwire::codec<T>");
+  static_assert(F::positional || !aggregate_record<T>,
+                "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
+}
+
+inline std::span<const std::byte> as_bytes(std::string_view s) noexcept {
+  return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
+}
+
+}  // namespace detail
+
+/// Encodes v in format F (binary by default) into a new buffer.
+///
+///   std::vector<std::byte> bytes = refwire::serialize(p);
+template <format F = binary, class T>
+[[nodiscard]] std::vector<std::byte> serialize(const T& v) {
+  detail::check_serializable<T, F>();
+  std::vector<std::byte> out;
+  F::encode(v, out);
+  return out;
+}
+
+/// Encodes v into out, which is cleared first; its capacity is kept, so a
+/// buffer reused across calls stops allocating.
+///
+///   std::vector<std::byte> buf;
+///   for (const auto& p : points) { refwire::serialize<refwire::binary>(p, buf); send(buf); }
+template <format F = binary, class T>
+void serialize(const T& v, std::vector<std::byte>& out) {
+  detail::check_serializable<T, F>();
+  out.clear();
+  F::encode(v, out);
+}
+
+/// Decodes a T in format F (binary by default); throws refwire::decode_error.
+///
+///   point p = refwire::deserialize<point>(bytes);
+template <class T, format F = binary>
+  requires(!format<T>)
+[[nodiscard]] T deserialize(std::span<const std::byte> in, const decode_options& options = {}) {
+  detail::check_serializable<T, F>();
+  static_assert(std::is_default_constructible_v<T>, "refwire: a decoded type must be default constructible");
+  T out{};
+  if (error e = F::decode(in, out, options, nullptr)) throw decode_error(std::move(e));
+  return out;
+}
+
+/// Text-input form of the throwing deserialize (JSON text, or bytes kept in a std::string).
+template <class T, format F = binary>
+  requires(!format<T>)
+[[nodiscard]] T deserialize(std::string_view in, const decode_options& options = {}) {
+  return deserialize<T, F>(detail::as_bytes(in), options);
+}
+
+/// Decodes into out without throwing; returns a falsy error on success. On
+/// failure out holds a partly decoded value: valid, but not meaningful.
+///
+///   point p;
+///   if (refwire::error e = refwire::deserialize<refwire::binary>(bytes, p)) log(e.message());
+template <format F, class T>
+[[nodiscard]] error deserialize(std::span<const std::byte> in, T& out, const decode_options& options = {}) {
+  detail::check_serializable<T, F>();
+  return F::decode(in, out, options, nullptr);
+}
+
+/// Text-input form of the non-throwing deserialize.
+template <format F, class T>
+[[nodiscard]] error deserialize(std::string_view in, T& out, const decode_options& options = {}) {
+  return deserialize<F>(detail::as_bytes(in), out, options);
+}
+
+/// Decodes one value from the front of in and stores how many bytes it took
+/// in consumed; bytes after it are left alone (for streams of values).
+///
+///   std::size_t used = 0;
+///   while (!in.empty()) { if (auto e = refwire::deserialize_prefix<refwire::binary>(in, v, used)) break;
+///                         handle(v); in = in.subspan(used); }
+template <format F, class T>
+[[nodiscard]] error deserialize_prefix(std::span<const std::byte> in, T& out, std::size_t& consumed,
+                                       const decode_options& options = {}) {
+  detail::check_serializable<T, F>();
+  consumed = 0;
+  return F::decode(in, out, options, &consumed);
+}
+
+}  // namespace refwire

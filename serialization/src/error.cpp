@@ -1,0 +1,37 @@
+#include <refwire/serialization/error.hpp>
+
+#include <string>
+
+namespace refwire {
+
+std::string_view to_string(errc code) noexcept {
+  switch (code) {
+    case errc::ok: return "ok";
+    case errc::truncated: return "truncated";
+    case errc::invalid_varint: return "invalid_varint";
+    case errc::invalid_bool: return "invalid_bool";
+    case errc::invalid_tag: return "invalid_tag";
+    case errc::invalid_variant: return "invalid_variant";
+    case errc::invalid_value: return "invalid_value";
+    case errc::duplicate_key: return "duplicate_key";
+    case errc::depth_limit: return "depth_limit";
+    case errc::element_limit: return "element_limit";
+    case errc::allocation_limit: return "allocation_limit";
+    case errc::trailing_bytes: return "trailing_bytes";
+  }
+  return "unknown";
+}
+
+std::string error::message() const {
+  if (code_ == errc::ok) return {};
+  std::string m = path_.empty() ? std::string("$") : path_;
+  m += ": ";
+  m += reason_;
+  m += ", at offset ";
+  m += std::to_string(offset_);
+  return m;
+}
+
+decode_error::decode_error(refwire::error e) : std::runtime_error(e.message()), error_(std::move(e)) {}
+
+}  // namespace refwire
