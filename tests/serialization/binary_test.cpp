@@ -1,15 +1,371 @@
+// Round trips of every shape through the binary format, compared field by field.
 #include <refwire/serialization.hpp>
+
 #include <gtest/gtest.h>
 
-struct point { int x; double y; std::string name; };
-BOOST_DESCRIBE_STRUCT(point, (), (x, y, name))
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
 
-TEST(binary, smoke) {
-  point p{1, 2.5, "hi"};
-  auto b = refwire::serialize(p);
-  auto q = refwire::deserialize<point>(b);
-  EXPECT_EQ(q.x, 1);
-  EXPECT_EQ(q.y, 2.5);
-  EXPECT_EQ(q.name, "hi");
-  EXPECT_EQ(refwire::type_name<point>(), "{i32 x;f64 y;string name}");
+#include "field_eq.hpp"
+#include "shapes.hpp"
+
+using namespace shapes;
+using testing_support::expect_fields_eq;
+
+namespace legacy {
+/// A type we pretend not to own: no describe, private state.
+class money {
+ public:
+  money() = default;
+  explicit money(std::int64_t cents) : cents_(cents) {}
+  [[nodiscard]] std::int64_t cents() const { return cents_; }
+  friend bool operator==(const money&, const money&) = default;
+
+ private:
+  std::int64_t cents_ = 0;
+};
+}  // namespace legacy
+
+template <>
+struct refwire::codec<legacy::money> {
+  using wire = std::int64_t;
+  static std::int64_t to_wire(const legacy::money& m) { return m.cents(); }
+  static legacy::money from_wire(std::int64_t&& c) {
+    if (c < 0) throw std::invalid_argument("money cannot be negative");
+    return legacy::money(c);
+  }
+};
+
+struct wallet {
+  std::string owner;
+  legacy::money balance;
+  std::vector<legacy::money> history;
+};
+BOOST_DESCRIBE_STRUCT(wallet, (), (owner, balance, history))
+
+namespace {
+
+/// Encodes, decodes, and checks that re-encoding the result gives the same
+/// bytes (the encoding is canonical: only unordered containers may reorder).
+template <class T>
+T round_trip(const T& v, bool canonical = true) {
+  const std::vector<std::byte> bytes = refwire::serialize(v);
+  T out = refwire::deserialize<T>(bytes);
+  if (canonical) {
+    EXPECT_EQ(refwire::serialize(out), bytes) << "re-encoding differs";
+  }
+  return out;
+}
+
+scalars max_scalars() {
+  scalars s;
+  s.b = true;
+  s.c = std::numeric_limits<char>::max();
+  s.i8 = std::numeric_limits<std::int8_t>::min();
+  s.u8 = std::numeric_limits<std::uint8_t>::max();
+  s.i16 = std::numeric_limits<std::int16_t>::min();
+  s.u16 = std::numeric_limits<std::uint16_t>::max();
+  s.i32 = std::numeric_limits<std::int32_t>::min();
+  s.u32 = std::numeric_limits<std::uint32_t>::max();
+  s.i64 = std::numeric_limits<std::int64_t>::min();
+  s.u64 = std::numeric_limits<std::uint64_t>::max();
+  s.f = std::numeric_limits<float>::max();
+  s.d = std::numeric_limits<double>::lowest();
+  s.col = color::blue;
+  s.pe = pe_b;
+  s.c16 = u'\xffff';
+  s.c32 = U'\U0010ffff';
+  return s;
+}
+
+containers full_containers() {
+  containers c;
+  c.text = "grüße, 世界, \xF0\x9F\x98\x80 and a NUL:";
+  c.text.push_back('\0');
+  c.text += "end";
+  c.blob = {std::byte{0}, std::byte{0xff}, std::byte{0x80}};
+  c.ints = {1, -1, std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::min()};
+  c.doubles = {0.5, -0.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::denorm_min()};
+  c.bools = {true, false, true, true, false};
+  c.strings = {"", "a", std::string(300, 'x')};
+  c.inners = {{1, "one"}, {-2, ""}, {3, std::string(200, 'z')}};
+  c.dq = {7, 8, 9};
+  c.lst = {"l1", "", "l3"};
+  c.arr = {10, 20, 30};
+  c.sarr = {"first", "second"};
+  c.carr[0] = -1;
+  c.carr[3] = 4;
+  c.cinner[1] = {5, "five"};
+  c.m = {{"", 0}, {"alpha", 1}, {"beta", -2}};
+  c.mi = {{-1, {1, "x"}}, {7, {2, "y"}}};
+  c.um = {{"k1", {1, 2}}, {"k2", {}}};
+  c.st = {"a", "b", "ü"};
+  c.ust = {-1, 0, 1LL << 50};
+  c.nested = {{}, {1}, {2, 3}};
+  c.barr = {true, false, true};
+  return c;
+}
+
+wrappers full_wrappers() {
+  wrappers w;
+  w.oi = 0;
+  w.os = "present";
+  w.oin = inner{9, "nine"};
+  w.ptr = std::make_unique<inner>(inner{4, "four"});
+  w.var = inner{3, "three"};
+  w.var2 = 2.5;
+  w.pr = {42, "answer"};
+  w.tup = {true, -7, "t", {1, 2, 3}};
+  w.id = refwire::uuid::from_string("123e4567-e89b-12d3-a456-426614174000");
+  w.when = refwire::timestamp(std::chrono::nanoseconds(1'700'000'000'123'456'789LL));
+  w.ns = std::chrono::nanoseconds(-5);
+  w.ms = std::chrono::milliseconds(1234);
+  w.sec = std::chrono::seconds(-86400);
+  w.when_s = std::chrono::time_point<std::chrono::system_clock, std::chrono::seconds>(std::chrono::seconds(1'000'000));
+  return w;
+}
+
+}  // namespace
+
+TEST(binary_round_trip, scalars_default) { expect_fields_eq(round_trip(scalars{}), scalars{}); }
+
+TEST(binary_round_trip, scalars_extremes) {
+  const scalars s = max_scalars();
+  expect_fields_eq(round_trip(s), s);
+  EXPECT_EQ(refwire::serialize(s).size(), 1u + 1 + 1 + 1 + 2 + 2 + 4 + 4 + 8 + 8 + 4 + 8 + 1 + 8 + 2 + 4);
+}
+
+TEST(binary_round_trip, floats_are_bit_exact) {
+  scalars s;
+  s.d = std::numeric_limits<double>::quiet_NaN();
+  s.f = -0.0f;
+  expect_fields_eq(round_trip(s), s);
+  EXPECT_TRUE(std::isnan(round_trip(s).d));
+  EXPECT_TRUE(std::signbit(round_trip(s).f));
+}
+
+TEST(binary_round_trip, containers_empty) { expect_fields_eq(round_trip(containers{}), containers{}); }
+
+TEST(binary_round_trip, containers_full) {
+  const containers c = full_containers();
+  const containers back = round_trip(c, /*canonical=*/false);
+  expect_fields_eq(back, c);
+  EXPECT_EQ(back.text.size(), c.text.size()) << "embedded NUL kept";
+}
+
+TEST(binary_round_trip, large_vectors) {
+  containers c;
+  c.doubles.resize(100'000);
+  for (std::size_t i = 0; i < c.doubles.size(); ++i) c.doubles[i] = static_cast<double>(i) * 0.25;
+  c.strings.resize(5'000);
+  for (std::size_t i = 0; i < c.strings.size(); ++i) c.strings[i] = std::string(i % 70, static_cast<char>('a' + i % 26));
+  expect_fields_eq(round_trip(c), c);
+}
+
+TEST(binary_round_trip, wrappers_empty) {
+  const wrappers w;
+  const wrappers back = round_trip(w);
+  expect_fields_eq(back, w);
+  EXPECT_FALSE(back.ptr);
+  EXPECT_EQ(back.var.index(), 0u);
+}
+
+TEST(binary_round_trip, wrappers_full) {
+  const wrappers w = full_wrappers();
+  expect_fields_eq(round_trip(w), w);
+}
+
+TEST(binary_round_trip, every_variant_alternative) {
+  wrappers w;
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (i == 0) w.var = 17;
+    if (i == 1) w.var = std::string("s");
+    if (i == 2) w.var = inner{1, "i"};
+    const wrappers back = round_trip(w);
+    ASSERT_EQ(back.var.index(), i);
+    EXPECT_EQ(back.var, w.var);
+  }
+}
+
+TEST(binary_round_trip, time_extremes) {
+  wrappers w;
+  w.when = refwire::timestamp(std::chrono::nanoseconds(std::numeric_limits<std::int64_t>::min()));
+  w.ns = std::chrono::nanoseconds(std::numeric_limits<std::int64_t>::max());
+  w.when_s = {};
+  expect_fields_eq(round_trip(w), w);
+  w.when = refwire::timestamp{};  // the epoch
+  expect_fields_eq(round_trip(w), w);
+}
+
+TEST(binary_round_trip, inheritance_puts_base_fields_first) {
+  derived d;
+  d.id = 7;
+  d.tag = "base two";
+  d.value = 1.5;
+  expect_fields_eq(round_trip(d), d);
+  const auto bytes = refwire::serialize(d);
+  ASSERT_EQ(bytes.size(), 4u + 1 + 8 + 8);
+  EXPECT_EQ(bytes[0], std::byte{7});             // base1::id first
+  EXPECT_EQ(bytes[4], std::byte{8});             // then base2::tag's length
+  EXPECT_EQ(refwire::type_name<derived>(), "{i32 id;string tag;f64 value}");
+}
+
+TEST(binary_round_trip, described_class_with_private_members) {
+  const account a("ada", -123456789);
+  const account back = round_trip(a);
+  EXPECT_EQ(back.owner(), "ada");
+  EXPECT_EQ(back.cents(), -123456789);
+}
+
+TEST(binary_round_trip, plain_aggregate_through_pfr) {
+  const plain p{-3, "pfr", {1.0, 2.0}, {5, "inner"}};
+  const plain back = round_trip(p);
+  EXPECT_EQ(back.a, p.a);
+  EXPECT_EQ(back.b, p.b);
+  EXPECT_EQ(back.c, p.c);
+  EXPECT_EQ(back.d, p.d);
+  EXPECT_EQ(refwire::type_name<plain>(), "{i32;string;vector<f64>;{i16 a;string s}}");
+}
+
+TEST(binary_round_trip, recursive_type) {
+  node n;
+  n.value = 1;
+  n.kids.resize(2);
+  n.kids[0].value = 2;
+  n.kids[1].kids.resize(1);
+  n.kids[1].kids[0].value = 3;
+  n.next = std::make_unique<node>();
+  n.next->value = 4;
+  n.next->next = std::make_unique<node>();
+  n.next->next->value = 5;
+  const node back = round_trip(n);
+  EXPECT_EQ(back, n);
+  ASSERT_TRUE(back.next && back.next->next);
+  EXPECT_EQ(back.next->next->value, 5);
+  EXPECT_EQ(refwire::type_name<node>(), "{i32 value;vector<@0> kids;ptr<@0> next}");
+}
+
+TEST(binary_round_trip, empty_struct_is_zero_bytes) {
+  EXPECT_TRUE(refwire::serialize(empty{}).empty());
+  EXPECT_EQ(refwire::deserialize<empty>(std::vector<std::byte>{}), empty{});
+}
+
+TEST(binary_round_trip, codec_surrogate) {
+  wallet w{"bob", legacy::money(250), {legacy::money(1), legacy::money(2)}};
+  const wallet back = round_trip(w);
+  EXPECT_EQ(back.owner, "bob");
+  EXPECT_EQ(back.balance, w.balance);
+  EXPECT_EQ(back.history, w.history);
+  EXPECT_EQ(refwire::type_name<wallet>(), "{string owner;i64 balance;vector<i64> history}");
+}
+
+TEST(binary_round_trip, codec_rejection_is_a_decode_error) {
+  wallet w{"eve", legacy::money(0), {}};
+  auto bytes = refwire::serialize(w);
+  // owner: 1 length byte + 3 chars; balance starts at offset 4: make it -1.
+  for (std::size_t i = 4; i < 12; ++i) bytes[i] = std::byte{0xff};
+  wallet back;
+  const refwire::error e = refwire::deserialize<refwire::binary>(bytes, back);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e.code(), refwire::errc::invalid_value);
+  EXPECT_EQ(e.message(), "$.balance: money cannot be negative, at offset 4");
+}
+
+TEST(binary_round_trip, skipped_fields_stay_off_the_wire) {
+  with_attrs a;
+  a.keep = 1;
+  a.cache = "not written";
+  a.after = 2;
+  const auto bytes = refwire::serialize(a);
+  EXPECT_EQ(bytes.size(), 8u);
+  with_attrs into;
+  into.cache = "kept";
+  ASSERT_FALSE(refwire::deserialize<refwire::binary>(bytes, into));
+  EXPECT_EQ(into.keep, 1);
+  EXPECT_EQ(into.after, 2);
+  EXPECT_EQ(into.cache, "kept");
+  EXPECT_EQ(refwire::type_name<with_attrs>(), "{i32 keep;i32 later}");
+}
+
+TEST(binary_api, serialize_into_reused_buffer_clears_and_keeps_capacity) {
+  std::vector<std::byte> buf(1000, std::byte{0x55});
+  const auto cap = buf.capacity();
+  refwire::serialize<refwire::binary>(inner{1, "x"}, buf);
+  EXPECT_EQ(buf, refwire::serialize(inner{1, "x"}));
+  EXPECT_EQ(buf.capacity(), cap);
+}
+
+TEST(binary_api, decode_into_existing_object_overwrites_everything) {
+  containers target = full_containers();
+  wrappers wt = full_wrappers();
+  ASSERT_FALSE(refwire::deserialize<refwire::binary>(refwire::serialize(containers{}), target));
+  expect_fields_eq(target, containers{});
+  ASSERT_FALSE(refwire::deserialize<refwire::binary>(refwire::serialize(wrappers{}), wt));
+  expect_fields_eq(wt, wrappers{});
+}
+
+TEST(binary_api, throwing_deserialize_reports_path_and_offset) {
+  auto bytes = refwire::serialize(inner{5, "hello world!"});
+  bytes.resize(7);
+  try {
+    (void)refwire::deserialize<inner>(bytes);
+    FAIL() << "no exception";
+  } catch (const refwire::decode_error& e) {
+    EXPECT_EQ(e.code(), refwire::errc::truncated);
+    EXPECT_EQ(e.path(), "$.s");
+    EXPECT_EQ(e.offset(), 3u);
+    EXPECT_STREQ(e.what(), "$.s: truncated string, needs 12 bytes, 4 left, at offset 3");
+  }
+}
+
+TEST(binary_api, trailing_bytes_are_an_error_unless_prefix) {
+  auto bytes = refwire::serialize(inner{5, "x"});
+  const std::size_t size = bytes.size();
+  bytes.push_back(std::byte{1});
+  bytes.push_back(std::byte{2});
+  inner out;
+  const refwire::error e = refwire::deserialize<refwire::binary>(bytes, out);
+  EXPECT_EQ(e.code(), refwire::errc::trailing_bytes);
+  EXPECT_EQ(e.message(), "$: 2 trailing bytes after the value, at offset 4");
+  std::size_t used = 0;
+  EXPECT_FALSE(refwire::deserialize_prefix<refwire::binary>(bytes, out, used));
+  EXPECT_EQ(used, size);
+  EXPECT_EQ(out, (inner{5, "x"}));
+}
+
+TEST(binary_api, string_input_form) {
+  const auto bytes = refwire::serialize(inner{2, "ab"});
+  const std::string text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  EXPECT_EQ(refwire::deserialize<inner>(text), (inner{2, "ab"}));
+}
+
+TEST(binary_api, durations_that_do_not_fit_are_encode_errors) {
+  wrappers w;
+  w.sec = std::chrono::seconds(std::numeric_limits<std::int64_t>::max() / 1000);
+  EXPECT_THROW((void)refwire::serialize(w), refwire::encode_error);
+}
+
+TEST(binary_api, coarse_durations_reject_lost_precision) {
+  std::vector<std::byte> ms_bytes = refwire::serialize(std::chrono::nanoseconds(1'500'000));
+  std::chrono::milliseconds ms{};
+  const refwire::error e = refwire::deserialize<refwire::binary>(ms_bytes, ms);
+  EXPECT_EQ(e.code(), refwire::errc::invalid_value);
+  EXPECT_EQ(e.message(),
+            "$: 1500000 ns is not a whole number of the field's duration unit (1000000 ns), at offset 0");
+  std::vector<std::byte> whole = refwire::serialize(std::chrono::nanoseconds(3'000'000));
+  EXPECT_FALSE(refwire::deserialize<refwire::binary>(whole, ms));
+  EXPECT_EQ(ms, std::chrono::milliseconds(3));
+}
+
+TEST(test_support, field_comparison_detects_a_difference) {
+  containers a = full_containers();
+  containers b = a;
+  b.carr[2] = 99;
+  EXPECT_FALSE(testing_support::same_value(a.carr, b.carr));
+  wrappers x = full_wrappers();
+  wrappers y = full_wrappers();
+  y.ptr->s = "changed";
+  EXPECT_FALSE(testing_support::same_value(x.ptr, y.ptr));
 }
