@@ -29,13 +29,20 @@ concept format = std::is_empty_v<F> && requires {
 
 namespace detail {
 
+/// True when T can be used with F; otherwise fails with one readable message
+/// (callers skip the format call then, so no second error follows).
 template <class T, class F>
-constexpr void check_serializable() {
+constexpr bool check_serializable() {
   static_assert(serializable<T>,
                 "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "
                 "make it an aggregate, or specialize refwire::codec<T>");
   static_assert(F::positional || !aggregate_record<T>,
                 "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
+  if constexpr (serializable<T>) {
+    return F::positional || !aggregate_record<T>;
+  } else {
+    return false;
+  }
 }
 
 inline std::span<const std::byte> as_bytes(std::string_view s) noexcept {
@@ -49,9 +56,8 @@ inline std::span<const std::byte> as_bytes(std::string_view s) noexcept {
 ///   std::vector<std::byte> bytes = refwire::serialize(p);
 template <format F = binary, class T>
 [[nodiscard]] std::vector<std::byte> serialize(const T& v) {
-  detail::check_serializable<T, F>();
   std::vector<std::byte> out;
-  F::encode(v, out);
+  if constexpr (detail::check_serializable<T, F>()) F::encode(v, out);
   return out;
 }
 
@@ -62,9 +68,8 @@ template <format F = binary, class T>
 ///   for (const auto& p : points) { refwire::serialize<refwire::binary>(p, buf); send(buf); }
 template <format F = binary, class T>
 void serialize(const T& v, std::vector<std::byte>& out) {
-  detail::check_serializable<T, F>();
   out.clear();
-  F::encode(v, out);
+  if constexpr (detail::check_serializable<T, F>()) F::encode(v, out);
 }
 
 /// Decodes a T in format F (binary by default); throws refwire::decode_error.
@@ -73,10 +78,11 @@ void serialize(const T& v, std::vector<std::byte>& out) {
 template <class T, format F = binary>
   requires(!format<T>)
 [[nodiscard]] T deserialize(std::span<const std::byte> in, const decode_options& options = {}) {
-  detail::check_serializable<T, F>();
   static_assert(std::is_default_constructible_v<T>, "refwire: a decoded type must be default constructible");
   T out{};
-  if (error e = F::decode(in, out, options, nullptr)) throw decode_error(std::move(e));
+  if constexpr (detail::check_serializable<T, F>()) {
+    if (error e = F::decode(in, out, options, nullptr)) throw decode_error(std::move(e));
+  }
   return out;
 }
 
@@ -94,8 +100,11 @@ template <class T, format F = binary>
 ///   if (refwire::error e = refwire::deserialize<refwire::binary>(bytes, p)) log(e.message());
 template <format F, class T>
 [[nodiscard]] error deserialize(std::span<const std::byte> in, T& out, const decode_options& options = {}) {
-  detail::check_serializable<T, F>();
-  return F::decode(in, out, options, nullptr);
+  if constexpr (detail::check_serializable<T, F>()) {
+    return F::decode(in, out, options, nullptr);
+  } else {
+    return {};
+  }
 }
 
 /// Text-input form of the non-throwing deserialize.
@@ -113,9 +122,12 @@ template <format F, class T>
 template <format F, class T>
 [[nodiscard]] error deserialize_prefix(std::span<const std::byte> in, T& out, std::size_t& consumed,
                                        const decode_options& options = {}) {
-  detail::check_serializable<T, F>();
   consumed = 0;
-  return F::decode(in, out, options, &consumed);
+  if constexpr (detail::check_serializable<T, F>()) {
+    return F::decode(in, out, options, &consumed);
+  } else {
+    return {};
+  }
 }
 
 }  // namespace refwire

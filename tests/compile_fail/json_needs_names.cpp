@@ -1,0 +1,18 @@
+// Must NOT compile: a named format on a PFR-only aggregate asks for a description.
+#include <refwire/serialization.hpp>
+
+struct named_format {
+  static constexpr std::string_view name = "named";
+  static constexpr bool positional = false;
+  template <class T>
+  static void encode(const T&, std::vector<std::byte>&) {}
+};
+
+struct plain {
+  int a;
+};
+
+int main() {
+  auto bytes = refwire::serialize<named_format>(plain{1});
+  return static_cast<int>(bytes.size());
+}
