@@ -488,12 +488,17 @@ bool read(reader& r, T& v) {
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(E);
     if (!charge(r, bytes)) [[unlikely]] return false;
     r.elements_left -= n;
-    if (reinterpret_cast<std::uintptr_t>(r.cur) % alignof(E) == 0) {
+    v.clear();
+    if (n >= 2) {
+      // One allocation and one memmove, no zero-fill: for a trivially copyable
+      // E, libstdc++ and libc++ copy a pointer range of two or more elements
+      // with memmove, so the (possibly unaligned) pointer is never used to load
+      // an E. A single element goes through memcpy below instead.
       const E* first = reinterpret_cast<const E*>(r.cur);
       v.assign(first, first + n);
-    } else {
-      v.resize(static_cast<std::size_t>(n));
-      std::memcpy(v.data(), r.cur, bytes);
+    } else if (n == 1) {
+      v.resize(1);
+      std::memcpy(v.data(), r.cur, sizeof(E));
     }
     r.cur += bytes;
     return true;
