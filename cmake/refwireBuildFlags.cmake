@@ -5,6 +5,14 @@ target_compile_features(refwire_build_flags INTERFACE cxx_std_20)
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   target_compile_options(refwire_build_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
     -Wsign-conversion -Wnon-virtual-dtor -Wold-style-cast -Wcast-align -Woverloaded-virtual)
+  # g++ 12 warns falsely on `"literal" + std::string` (-Wrestrict, GCC PR 105329,
+  # fixed in 13): the check is off for that compiler only.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+    target_compile_options(refwire_build_flags INTERFACE -Wno-restrict)
+  endif()
+  if(REFWIRE_WERROR)
+    target_compile_options(refwire_build_flags INTERFACE -Werror)
+  endif()
 endif()
 if(REFWIRE_SANITIZE)
   target_compile_options(refwire_build_flags INTERFACE -fsanitize=address,undefined

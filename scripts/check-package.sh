@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Checks that refwire is usable the two ways a user consumes it:
+#   1. installed: cmake --install to a temporary prefix, then find_package(refwire CONFIG)
+#   2. vendored:  add_subdirectory of this source tree
+# Builds tests/package both ways and runs the consumers, including the README's
+# example (whose output must match the README). Needs the packages of
+# scripts/install-deps.sh. Environment: CXX (compiler, default g++), KEEP_TMP=1
+# keeps the temporary directory.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root=$PWD
+
+cxx=${CXX:-g++}
+generator=()
+command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+jobs=${REFWIRE_JOBS:-2}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/refwire-package.XXXXXX")
+if [[ ${KEEP_TMP:-0} == 1 ]]; then
+  echo "check-package: keeping $tmp"
+else
+  trap 'rm -rf "$tmp"' EXIT
+fi
+prefix=$tmp/prefix
+
+echo "== check-package: build and install refwire to a temporary prefix"
+cmake -S "$root" -B "$tmp/refwire" "${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" \
+  -DREFWIRE_BUILD_TESTS=OFF -DREFWIRE_BUILD_EXAMPLES=OFF >"$tmp/refwire-configure.log" \
+  || { cat "$tmp/refwire-configure.log"; exit 1; }
+cmake --build "$tmp/refwire" -j "$jobs"
+cmake --install "$tmp/refwire" >"$tmp/install.log" || { cat "$tmp/install.log"; exit 1; }
+# The package must be relocatable: no path of the source or build tree in it.
+if grep -rlF -e "$root" -e "$tmp/refwire" "$prefix/lib"/cmake/refwire; then
+  echo "check-package: the installed CMake files above name the source or build tree" >&2
+  exit 1
+fi
+# Move the prefix so that only a relocatable package still works.
+mv "$prefix" "$tmp/moved-prefix"
+prefix=$tmp/moved-prefix
+
+echo "== check-package: consumer via find_package(refwire CONFIG)"
+cmake -S "$root/tests/package" -B "$tmp/consumer-installed" "${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"
+cmake --build "$tmp/consumer-installed" -j "$jobs"
+"$tmp/consumer-installed/consumer"
+"$tmp/consumer-installed/consumer_serialization"
+# The README's example prints what the README says it prints.
+"$tmp/consumer-installed/readme_example" >"$tmp/readme.out"
+if ! diff -u "$tmp/consumer-installed/readme_example.expected" "$tmp/readme.out"; then
+  echo "check-package: the README example's output differs from the README (above: - README, + actual)" >&2
+  exit 1
+fi
+echo "README example: output as documented"
+
+echo "== check-package: consumer via add_subdirectory(refwire source tree)"
+cmake -S "$root/tests/package" -B "$tmp/consumer-subdir" "${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx" \
+  -DCMAKE_BUILD_TYPE=Release -DREFWIRE_SOURCE_DIR="$root"
+cmake --build "$tmp/consumer-subdir" -j "$jobs"
+"$tmp/consumer-subdir/consumer"
+"$tmp/consumer-subdir/consumer_serialization"
+"$tmp/consumer-subdir/readme_example" >/dev/null
+
+echo "check-package: ok (installed package and add_subdirectory)"
