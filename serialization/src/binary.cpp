@@ -25,9 +25,10 @@ void throw_duration_range(long long count, long long num, long long den) {
 }
 
 bool fail(reader& r, errc code, std::string reason) {
-  r.code = code;
-  r.fail_offset = r.offset();
-  r.reason = std::move(reason);
+  if (!r.failed) r.failed = std::make_unique<failure>();
+  r.failed->code = code;
+  r.failed->offset = r.offset();
+  r.failed->reason = std::move(reason);
   return false;
 }
 
@@ -85,13 +86,13 @@ bool read_varint_slow(reader& r, std::uint64_t& v) {
 
 void push_field(reader& r, std::string_view name, std::size_t index) {
   if (name.empty()) {
-    r.path.push_back(".#" + std::to_string(index));
+    r.failed->path.push_back(".#" + std::to_string(index));
   } else {
-    r.path.push_back("." + std::string(name));
+    r.failed->path.push_back("." + std::string(name));
   }
 }
 
-void push_index(reader& r, std::size_t index) { r.path.push_back("[" + std::to_string(index) + "]"); }
+void push_index(reader& r, std::size_t index) { r.failed->path.push_back("[" + std::to_string(index) + "]"); }
 
 void push_key(reader& r, std::string_view key) {
   std::string s = "[\"";
@@ -111,16 +112,16 @@ void push_key(reader& r, std::string_view key) {
   }
   if (key.size() > max_shown) s += "...";
   s += "\"]";
-  r.path.push_back(std::move(s));
+  r.failed->path.push_back(std::move(s));
 }
 
-void push_key(reader& r, long long key) { r.path.push_back("[" + std::to_string(key) + "]"); }
-void push_key(reader& r, unsigned long long key) { r.path.push_back("[" + std::to_string(key) + "]"); }
+void push_key(reader& r, long long key) { r.failed->path.push_back("[" + std::to_string(key) + "]"); }
+void push_key(reader& r, unsigned long long key) { r.failed->path.push_back("[" + std::to_string(key) + "]"); }
 
 refwire::error make_error(reader& r) {
   std::string path = "$";
-  for (auto it = r.path.rbegin(); it != r.path.rend(); ++it) path += *it;
-  return refwire::error(r.code, r.fail_offset, std::move(path), std::move(r.reason));
+  for (auto it = r.failed->path.rbegin(); it != r.failed->path.rend(); ++it) path += *it;
+  return refwire::error(r.failed->code, r.failed->offset, std::move(path), std::move(r.failed->reason));
 }
 
 }  // namespace refwire::detail::bin

@@ -250,6 +250,14 @@ void write(writer& w, const T& v) {
 
 // ------------------------------------------------------------------- reader
 
+/// What a failed decode recorded; allocated only when a decode fails.
+struct failure {
+  errc code = errc::ok;
+  std::size_t offset = 0;
+  std::string reason;
+  std::vector<std::string> path;  // innermost segment first
+};
+
 /// The cursor and the budgets of one decode; failures are recorded out of line.
 struct reader {
   const std::byte* begin;
@@ -258,10 +266,7 @@ struct reader {
   std::uint32_t depth_left;
   std::uint64_t elements_left;
   std::uint64_t alloc_left;
-  errc code = errc::ok;
-  std::size_t fail_offset = 0;
-  std::string reason;
-  std::vector<std::string> path;  // innermost segment first
+  std::unique_ptr<failure> failed;
 
   reader(std::span<const std::byte> in, const decode_options& o) noexcept
       : begin(in.data()), cur(in.data()), end(in.data() + in.size()),
