@@ -3,6 +3,8 @@
 // Layout: docs/binary-format.md.
 
 #include <bit>
+#include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -163,10 +165,10 @@ std::int64_t to_nanoseconds(D d) {
     return d.count();
   } else if constexpr (std::is_floating_point_v<typename D::rep>) {
     const auto c = std::chrono::duration<long double, std::nano>(d).count();
-    if (!(c >= -9223372036854775808.0L && c < 9223372036854775808.0L)) {
+    if (!(c >= -9223372036854775808.0L && c < 9223372036854775807.5L)) {
       throw_duration_range(static_cast<long long>(d.count()), D::period::num, D::period::den);
     }
-    return static_cast<std::int64_t>(c);
+    return static_cast<std::int64_t>(std::llround(c));  // nearest: 0.3 ms is 300000 ns, not 299999
   } else {
     using factor = std::ratio_divide<typename D::period, std::nano>;
     static_assert(factor::den == 1);
@@ -193,6 +195,8 @@ void write(writer& w, const T& v) {
     write(w, codec<T>::to_wire(v));
   } else if constexpr (is_bool_v<T>) {
     w.put(static_cast<std::uint8_t>(v ? 1 : 0));
+  } else if constexpr (std::is_enum_v<T> && !is_raw_scalar_v<T>) {  // an enum over bool
+    write(w, static_cast<bool>(v));
   } else if constexpr (is_raw_scalar_v<T>) {
     if constexpr (std::is_enum_v<T>) {
       w.put(static_cast<std::underlying_type_t<T>>(v));
@@ -427,6 +431,11 @@ bool read(reader& r, T& v) {
     return true;
   } else if constexpr (is_bool_v<T>) {
     return read_flag(r, v, errc::invalid_bool, "bool");
+  } else if constexpr (std::is_enum_v<T> && !is_raw_scalar_v<T>) {  // an enum over bool
+    bool b;
+    if (!read_flag(r, b, errc::invalid_bool, "bool")) [[unlikely]] return false;
+    v = static_cast<T>(b);
+    return true;
   } else if constexpr (std::is_enum_v<T>) {
     std::underlying_type_t<T> u;
     if (!read_scalar(r, u)) [[unlikely]] return false;
