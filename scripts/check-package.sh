@@ -15,7 +15,7 @@ generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 jobs=${REFWIRE_JOBS:-2}
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/refwire-package.XXXXXX")
+tmp=$(mktemp -d -t refwire-package.XXXXXX)
 if [[ ${KEEP_TMP:-0} == 1 ]]; then
   echo "check-package: keeping $tmp"
 else
