@@ -30,12 +30,12 @@ namespace refwire::detail::bin {
 /// Appends n bytes to out without zero-filling first (compiled once, in src/).
 void append_bytes(std::vector<std::byte>& out, const std::byte* p, std::size_t n);
 
+/// The name of an integer or floating-point type in truncation messages
+/// (enums are read, and so reported, as their underlying type).
 template <class T>
 constexpr std::string_view scalar_name() {
-  if constexpr (is_bool_v<T>) return "bool";
-  else if constexpr (std::is_same_v<T, char>) return "char";
-  else if constexpr (std::is_same_v<T, std::byte>) return "byte";
-  else if constexpr (std::is_enum_v<T>) return "enum";
+  static_assert(is_integer_v<T> || is_float_v<T>);
+  if constexpr (std::is_same_v<T, char>) return "char";
   else if constexpr (is_float_v<T>) return sizeof(T) == 4 ? "f32" : "f64";
   else if constexpr (std::is_signed_v<T>) {
     return sizeof(T) == 1 ? "i8" : sizeof(T) == 2 ? "i16" : sizeof(T) == 4 ? "i32" : "i64";
