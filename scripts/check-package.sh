@@ -39,12 +39,19 @@ fi
 mv "$prefix" "$tmp/moved-prefix"
 prefix=$tmp/moved-prefix
 
+# build_consumer <dir> <cmake flags...>: builds tests/package and runs its checks.
+build_consumer() {
+  local dir=$1
+  shift
+  cmake -S "$root/tests/package" -B "$dir" "${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx" \
+    -DCMAKE_BUILD_TYPE=Release "$@"
+  cmake --build "$dir" -j "$jobs"
+  "$dir/consumer"
+  "$dir/consumer_serialization"
+}
+
 echo "== check-package: consumer via find_package(refwire CONFIG)"
-cmake -S "$root/tests/package" -B "$tmp/consumer-installed" "${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx" \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"
-cmake --build "$tmp/consumer-installed" -j "$jobs"
-"$tmp/consumer-installed/consumer"
-"$tmp/consumer-installed/consumer_serialization"
+build_consumer "$tmp/consumer-installed" -DCMAKE_PREFIX_PATH="$prefix"
 # The README's example prints what the README says it prints.
 "$tmp/consumer-installed/readme_example" >"$tmp/readme.out"
 if ! diff -u "$tmp/consumer-installed/readme_example.expected" "$tmp/readme.out"; then
@@ -54,11 +61,7 @@ fi
 echo "README example: output as documented"
 
 echo "== check-package: consumer via add_subdirectory(refwire source tree)"
-cmake -S "$root/tests/package" -B "$tmp/consumer-subdir" "${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx" \
-  -DCMAKE_BUILD_TYPE=Release -DREFWIRE_SOURCE_DIR="$root"
-cmake --build "$tmp/consumer-subdir" -j "$jobs"
-"$tmp/consumer-subdir/consumer"
-"$tmp/consumer-subdir/consumer_serialization"
+build_consumer "$tmp/consumer-subdir" -DREFWIRE_SOURCE_DIR="$root"
 "$tmp/consumer-subdir/readme_example" >/dev/null
 
 echo "check-package: ok (installed package and add_subdirectory)"

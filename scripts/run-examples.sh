@@ -2,21 +2,14 @@
 # Installs the dependencies, builds the examples (Release, g++) in build/ and
 # runs every one of them, showing what each prints.
 # Usage: ./scripts/run-examples.sh   (from any directory)
-# Environment: REFWIRE_BUILD_DIR (default build), REFWIRE_JOBS (default 2).
+# Environment: REFWIRE_BUILD_DIR (default build), REFWIRE_JOBS (default 2); see build-env.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 ./scripts/install-deps.sh
 
-build=${REFWIRE_BUILD_DIR:-build}
-jobs=${REFWIRE_JOBS:-2}
-generator=()
-if [[ ! -f $build/CMakeCache.txt ]] && command -v ninja >/dev/null 2>&1; then
-  generator=(-G Ninja)
-fi
-
-cmake -S . -B "$build" "${generator[@]}" \
-  -DCMAKE_CXX_COMPILER="$(command -v g++)" \
+source scripts/build-env.sh
+refwire_configure \
   -DCMAKE_BUILD_TYPE=Release \
   -DREFWIRE_BUILD_EXAMPLES=ON >/dev/null
 cmake --build "$build" -j "$jobs" --target refwire_examples

@@ -10,15 +10,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 ./scripts/install-deps.sh
 
-build=${REFWIRE_BUILD_DIR:-build}
-jobs=${REFWIRE_JOBS:-2}
-generator=()
-if [[ ! -f $build/CMakeCache.txt ]] && command -v ninja >/dev/null 2>&1; then
-  generator=(-G Ninja)
-fi
-
-cmake -S . -B "$build" "${generator[@]}" \
-  -DCMAKE_CXX_COMPILER="$(command -v g++)" \
+source scripts/build-env.sh
+refwire_configure \
   -DCMAKE_BUILD_TYPE="${REFWIRE_BUILD_TYPE:-Release}" \
   -DREFWIRE_BUILD_TESTS=ON \
   -DREFWIRE_WERROR="${REFWIRE_WERROR:-OFF}"
