@@ -3,9 +3,10 @@
 
 struct named_format {
   static constexpr std::string_view name = "named";
+  static constexpr std::uint8_t id = 200;
   static constexpr bool positional = false;
   template <class T>
-  static void encode(const T&, std::vector<std::byte>&) {}
+  static void encode(const T&, std::vector<std::byte>&, const refwire::encode_options&) {}
 };
 
 struct plain {

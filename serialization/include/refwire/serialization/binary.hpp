@@ -9,6 +9,7 @@
 // layout is in docs/binary-format.md.
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -23,12 +24,14 @@ namespace refwire {
 /// The native binary format: a format tag for serialize / deserialize.
 struct binary {
   static constexpr std::string_view name = "binary";
+  /// The format's id in snapshot headers and RPC frames.
+  static constexpr std::uint8_t id = 1;
   /// Positional: fields are identified by their order, so names are not needed.
   static constexpr bool positional = true;
 
-  /// Appends the encoding of v to out.
+  /// Appends the encoding of v to out (binary reads nothing from options).
   template <serializable T>
-  static void encode(const T& v, std::vector<std::byte>& out) {
+  static void encode(const T& v, std::vector<std::byte>& out, const encode_options& /*options*/) {
     detail::bin::writer w(out);
     detail::bin::write(w, v);
     w.flush();

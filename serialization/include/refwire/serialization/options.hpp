@@ -1,13 +1,24 @@
 #pragma once
-// refwire/serialization/options.hpp: limits that make decoding untrusted bytes safe.
+// refwire/serialization/options.hpp: how to encode, and the limits that make
+// decoding untrusted bytes safe.
 //
 //   refwire::decode_options strict{.max_depth = 16, .max_alloc_bytes = 1 << 20};
 //   auto p = refwire::deserialize<point>(bytes, strict);
+//   auto text = refwire::serialize<refwire::json>(p, {.pretty = true});
 
 #include <cstddef>
 #include <cstdint>
 
 namespace refwire {
+
+/// How serialize writes a value. Members a format has no use for are ignored
+/// by it (binary has no layout to pretty-print).
+///
+///   refwire::serialize<refwire::json>(p, buffer, {.pretty = true});
+struct encode_options {
+  /// JSON: newlines and two-space indentation instead of the compact form.
+  bool pretty = false;
+};
 
 /// Limits for every decode path. The defaults accept anything a program is
 /// likely to have written itself and stop hostile input early: a length is
@@ -21,6 +32,12 @@ struct decode_options {
   /// Bytes the decoded value may allocate (container storage, strings,
   /// pointees), summed over the whole value.
   std::uint64_t max_alloc_bytes = std::uint64_t{1} << 30;
+  /// Formats that identify fields by name or number (JSON, protobuf): a field
+  /// the type does not have is an error instead of being skipped.
+  bool reject_unknown_fields = false;
+  /// Formats that identify fields by name (JSON): a field of the type that the
+  /// input does not mention is an error instead of keeping its default.
+  bool require_all_fields = false;
 };
 
 }  // namespace refwire

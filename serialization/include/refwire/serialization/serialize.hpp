@@ -7,6 +7,7 @@
 //   refwire::error e = refwire::deserialize<refwire::binary>(b, q);   // no-throw
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -20,10 +21,14 @@
 namespace refwire {
 
 /// A format tag: binary, json, protobuf. A format is an empty struct with a
-/// name and static encode / decode templates (see binary.hpp).
+/// name, a one-byte id (recorded in snapshot headers and RPC frames), and
+/// static encode / decode templates (see binary.hpp):
+///   static void encode(const T&, std::vector<std::byte>& out, const encode_options&);  // appends
+///   static error decode(std::span<const std::byte>, T&, const decode_options&, std::size_t* consumed);
 template <class F>
 concept format = std::is_empty_v<F> && requires {
   { F::name } -> std::convertible_to<std::string_view>;
+  { F::id } -> std::convertible_to<std::uint8_t>;
   { F::positional } -> std::convertible_to<bool>;
 };
 
@@ -55,9 +60,9 @@ inline std::span<const std::byte> as_bytes(std::string_view s) noexcept {
 ///
 ///   std::vector<std::byte> bytes = refwire::serialize(p);
 template <format F = binary, class T>
-[[nodiscard]] std::vector<std::byte> serialize(const T& v) {
+[[nodiscard]] std::vector<std::byte> serialize(const T& v, const encode_options& options = {}) {
   std::vector<std::byte> out;
-  if constexpr (detail::check_serializable<T, F>()) F::encode(v, out);
+  if constexpr (detail::check_serializable<T, F>()) F::encode(v, out, options);
   return out;
 }
 
@@ -67,9 +72,9 @@ template <format F = binary, class T>
 ///   std::vector<std::byte> buf;
 ///   for (const auto& p : points) { refwire::serialize<refwire::binary>(p, buf); send(buf); }
 template <format F = binary, class T>
-void serialize(const T& v, std::vector<std::byte>& out) {
+void serialize(const T& v, std::vector<std::byte>& out, const encode_options& options = {}) {
   out.clear();
-  if constexpr (detail::check_serializable<T, F>()) F::encode(v, out);
+  if constexpr (detail::check_serializable<T, F>()) F::encode(v, out, options);
 }
 
 /// Decodes a T in format F (binary by default); throws refwire::decode_error.
