@@ -18,6 +18,9 @@ std::string_view to_string(errc code) noexcept {
     case errc::element_limit: return "element_limit";
     case errc::allocation_limit: return "allocation_limit";
     case errc::trailing_bytes: return "trailing_bytes";
+    case errc::corrupt_compressed: return "corrupt_compressed";
+    case errc::invalid_snapshot: return "invalid_snapshot";
+    case errc::io_error: return "io_error";
   }
   return "unknown";
 }
@@ -33,5 +36,7 @@ std::string error::message() const {
 }
 
 decode_error::decode_error(refwire::error e) : std::runtime_error(e.message()), error_(std::move(e)) {}
+decode_error::decode_error(refwire::error e, const std::string& what)
+    : std::runtime_error(what), error_(std::move(e)) {}
 
 }  // namespace refwire

@@ -12,8 +12,10 @@
 #include <boost/describe.hpp>
 
 #include <refwire/serialization/binary.hpp>
+#include <refwire/serialization/compression.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/reflect.hpp>
 #include <refwire/serialization/serialize.hpp>
+#include <refwire/serialization/snapshot.hpp>
 #include <refwire/serialization/types.hpp>

@@ -27,6 +27,9 @@ enum class errc : std::uint8_t {
   element_limit,        ///< more container elements than decode_options::max_elements
   allocation_limit,     ///< more bytes allocated than decode_options::max_alloc_bytes
   trailing_bytes,       ///< bytes left after the value (use deserialize_prefix to allow them)
+  corrupt_compressed,   ///< a compression envelope that is malformed or whose lz4 block is corrupt
+  invalid_snapshot,     ///< a snapshot file whose header or checksums are wrong (see snapshot_error::kind)
+  io_error,             ///< a snapshot file that could not be read (see snapshot_error::sys_errno)
 };
 
 /// The name of a code, e.g. "truncated".
@@ -76,6 +79,10 @@ class decode_error : public std::runtime_error {
   [[nodiscard]] const std::string& path() const noexcept { return error_.path(); }
   [[nodiscard]] const std::string& reason() const noexcept { return error_.reason(); }
   [[nodiscard]] const refwire::error& details() const noexcept { return error_; }
+
+ protected:
+  /// For derived errors (snapshot_error) whose what() says more than e.message().
+  decode_error(refwire::error e, const std::string& what);
 
  private:
   refwire::error error_;

@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <refwire/serialization/detail/compression_method.hpp>
+
 namespace refwire {
 
 /// How serialize writes a value. Members a format has no use for are ignored
@@ -16,6 +18,14 @@ namespace refwire {
 ///
 ///   refwire::serialize<refwire::json>(p, buffer, {.pretty = true});
 struct encode_options {
+  /// Compress the encoded bytes (every format): refwire::compression::lz4 wraps
+  /// them in the envelope of docs/formats.md ("Compression"); the reader must
+  /// pass the same value in decode_options::compression.
+  ///   refwire::serialize<refwire::json>(v, {.compression = refwire::compression::lz4});
+  refwire::compression compression = refwire::compression::none;
+  /// With compression: encodings shorter than this many bytes are stored
+  /// uncompressed inside the envelope (lz4 rarely pays off on small inputs).
+  std::size_t compression_threshold = 512;
   /// JSON: newlines and two-space indentation instead of the compact form.
   bool pretty = false;
 };
@@ -32,6 +42,11 @@ struct decode_options {
   /// Bytes the decoded value may allocate (container storage, strings,
   /// pointees), summed over the whole value.
   std::uint64_t max_alloc_bytes = std::uint64_t{1} << 30;
+  /// The input was written with this compression (encode_options::compression).
+  /// An lz4 envelope's claimed original size is checked against
+  /// max_alloc_bytes before the decompression buffer is allocated.
+  ///   auto v = refwire::deserialize<T>(bytes, {.compression = refwire::compression::lz4});
+  refwire::compression compression = refwire::compression::none;
   /// Formats that identify fields by name or number (JSON, protobuf): a field
   /// the type does not have is an error instead of being skipped.
   bool reject_unknown_fields = false;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <refwire/serialization/binary.hpp>
+#include <refwire/serialization/compression.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/reflect.hpp>
@@ -54,6 +55,34 @@ inline std::span<const std::byte> as_bytes(std::string_view s) noexcept {
   return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
 }
 
+/// The compression hook, the same for every format: appends v in format F to
+/// out, wrapped in the compression envelope when options ask for it.
+template <class F, class T>
+void encode_append(const T& v, std::vector<std::byte>& out, const encode_options& options) {
+  if (options.compression == compression::none) {
+    F::encode(v, out, options);
+    return;
+  }
+  compression_scratch scratch;
+  F::encode(v, scratch.buffer(), options);
+  refwire::compress(scratch.buffer(), out, options);
+}
+
+/// The decoding side of the hook: opens the envelope (when options say the
+/// input has one), then lets F decode the original bytes, which must span the
+/// envelope's data. Offsets in a payload error are offsets in the original
+/// (decompressed) bytes; envelope errors have offsets in `in`.
+template <class F, class T>
+error decode_with(std::span<const std::byte> in, T& out, const decode_options& options, std::size_t* consumed) {
+  if (options.compression == compression::none) return F::decode(in, out, options, consumed);
+  compression_scratch scratch;
+  opened_envelope env;
+  if (error e = open_envelope(in, scratch.buffer(), options, consumed != nullptr, env)) return e;
+  if (error e = F::decode(env.payload, out, options, nullptr)) return e;
+  if (consumed != nullptr) *consumed = env.size;
+  return {};
+}
+
 }  // namespace detail
 
 /// Encodes v in format F (binary by default) into a new buffer.
@@ -62,7 +91,7 @@ inline std::span<const std::byte> as_bytes(std::string_view s) noexcept {
 template <format F = binary, class T>
 [[nodiscard]] std::vector<std::byte> serialize(const T& v, const encode_options& options = {}) {
   std::vector<std::byte> out;
-  if constexpr (detail::check_serializable<T, F>()) F::encode(v, out, options);
+  if constexpr (detail::check_serializable<T, F>()) detail::encode_append<F>(v, out, options);
   return out;
 }
 
@@ -74,7 +103,7 @@ template <format F = binary, class T>
 template <format F = binary, class T>
 void serialize(const T& v, std::vector<std::byte>& out, const encode_options& options = {}) {
   out.clear();
-  if constexpr (detail::check_serializable<T, F>()) F::encode(v, out, options);
+  if constexpr (detail::check_serializable<T, F>()) detail::encode_append<F>(v, out, options);
 }
 
 /// Decodes a T in format F (binary by default); throws refwire::decode_error.
@@ -86,7 +115,7 @@ template <class T, format F = binary>
   static_assert(std::is_default_constructible_v<T>, "refwire: a decoded type must be default constructible");
   T out{};
   if constexpr (detail::check_serializable<T, F>()) {
-    if (error e = F::decode(in, out, options, nullptr)) throw decode_error(std::move(e));
+    if (error e = detail::decode_with<F>(in, out, options, nullptr)) throw decode_error(std::move(e));
   }
   return out;
 }
@@ -106,7 +135,7 @@ template <class T, format F = binary>
 template <format F, class T>
 [[nodiscard]] error deserialize(std::span<const std::byte> in, T& out, const decode_options& options = {}) {
   if constexpr (detail::check_serializable<T, F>()) {
-    return F::decode(in, out, options, nullptr);
+    return detail::decode_with<F>(in, out, options, nullptr);
   } else {
     return {};
   }
@@ -119,7 +148,9 @@ template <format F, class T>
 }
 
 /// Decodes one value from the front of in and stores how many bytes it took
-/// in consumed; bytes after it are left alone (for streams of values).
+/// in consumed; bytes after it are left alone (for streams of values). With
+/// decode_options::compression the value is one whole envelope (which records
+/// its own length) and consumed is the envelope's length.
 ///
 ///   std::size_t used = 0;
 ///   while (!in.empty()) { if (auto e = refwire::deserialize_prefix<refwire::binary>(in, v, used)) break;
@@ -129,7 +160,7 @@ template <format F, class T>
                                        const decode_options& options = {}) {
   consumed = 0;
   if constexpr (detail::check_serializable<T, F>()) {
-    return F::decode(in, out, options, &consumed);
+    return detail::decode_with<F>(in, out, options, &consumed);
   } else {
     return {};
   }

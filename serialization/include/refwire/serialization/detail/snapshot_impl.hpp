@@ -1,0 +1,76 @@
+#pragma once
+// refwire/serialization/detail/snapshot_impl.hpp: the snapshot machinery
+// behind snapshot.hpp. The header layout, the checks and the file I/O are
+// compiled once in src/snapshot.cpp; only the format dispatch is a template.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
+
+#include <refwire/serialization/binary.hpp>
+#include <refwire/serialization/reflect.hpp>
+
+namespace refwire::detail::snap {
+
+/// The formats load_snapshot can read, by their one-byte id. Adding a format
+/// is one entry here (and its header above): e.g. mp_list<binary, json, protobuf>.
+using formats = boost::mp11::mp_list<binary>;
+
+inline constexpr std::size_t header_size = 36;
+inline constexpr std::size_t trailer_size = 8;
+/// flags bits 0-1: the payload's compression (0 none, 1 lz4; 2 and 3 unassigned).
+inline constexpr std::uint8_t flag_compression_mask = 0x03;
+
+/// What load_snapshot knows about one format id: whether it can decode the
+/// type being loaded (a named format cannot carry a PFR aggregate).
+struct format_info {
+  std::uint8_t id;
+  std::string_view name;
+  bool can_carry;
+};
+
+template <class T, class... Fs>
+constexpr auto format_table(boost::mp11::mp_list<Fs...>) {
+  return std::array<format_info, sizeof...(Fs)>{format_info{Fs::id, Fs::name, Fs::positional || !aggregate_record<T>}...};
+}
+
+/// The checked header: format id, compression, and the payload inside the bytes.
+struct opened {
+  std::uint8_t format = 0;
+  refwire::compression compression = refwire::compression::none;
+  std::span<const std::byte> payload;
+};
+
+/// Writes the header and the trailer around out[header_size..]: out was
+/// begun with header_size placeholder bytes, then the payload was appended.
+void finish(std::vector<std::byte>& out, std::uint8_t format, refwire::compression compression,
+            std::uint64_t fingerprint);
+
+/// Checks every field of the header, the size and the payload checksum, in
+/// the order docs/snapshots.md gives; throws snapshot_error naming `file`.
+[[nodiscard]] opened open(std::span<const std::byte> bytes, std::uint64_t fingerprint,
+                          std::span<const format_info> known, const std::filesystem::path& file);
+
+/// The whole file, read with one allocation of its size (checked against
+/// max_bytes first); throws snapshot_error (io_error, too_large).
+[[nodiscard]] std::vector<std::byte> read_file(const std::filesystem::path& file, std::uint64_t max_bytes);
+
+/// Writes bytes to a new temporary file beside `file`, fsyncs it, renames it
+/// over `file`, and fsyncs the directory; on failure removes the temporary
+/// file and throws std::system_error (the old file is untouched).
+void write_file_atomically(const std::filesystem::path& file, std::span<const std::byte> bytes);
+
+/// Throws snapshot_error(payload_decode) for a payload that did not decode.
+[[noreturn]] void throw_payload_error(const std::filesystem::path& file, refwire::error e);
+
+/// Throws snapshot_error(unknown_format) for a known format that cannot carry the type.
+[[noreturn]] void throw_cannot_carry(const std::filesystem::path& file, const format_info& f);
+
+}  // namespace refwire::detail::snap
