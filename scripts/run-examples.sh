@@ -19,13 +19,31 @@ if [[ ${#examples[@]} -eq 0 ]]; then
   echo "run-examples: no example programs found in $build/examples" >&2
   exit 1
 fi
+# Examples that keep state between runs (a snapshot file) take a directory:
+# each is run twice in a fresh temporary one, so both runs are shown.
+two_runs=(example_cache)
 failed=()
 for example in "${examples[@]}"; do
+  name=${example##*/}
+  if [[ " ${two_runs[*]} " == *" $name "* ]]; then
+    state=$(mktemp -d -t refwire-example.XXXXXX)
+    for run in 1 2; do
+      echo
+      echo "== $name (run $run of 2, state in a temporary directory)"
+      if ! (cd "$build/examples" && timeout 120 "./$name" "$state" </dev/null); then
+        echo "-- $name failed (run $run)" >&2
+        failed+=("$name")
+        break
+      fi
+    done
+    rm -rf "$state"
+    continue
+  fi
   echo
-  echo "== ${example##*/}"
-  if ! (cd "$build/examples" && timeout 120 "./${example##*/}" </dev/null); then
-    echo "-- ${example##*/} failed" >&2
-    failed+=("${example##*/}")
+  echo "== $name"
+  if ! (cd "$build/examples" && timeout 120 "./$name" </dev/null); then
+    echo "-- $name failed" >&2
+    failed+=("$name")
   fi
 done
 echo

@@ -212,7 +212,8 @@ opened open(std::span<const std::byte> bytes, std::uint64_t fingerprint, std::sp
   }
   if (length < body - trailer_size) {
     fail(snapshot_errc::trailing_data, file,
-         std::to_string(body - trailer_size - length) + " bytes after the payload checksum (the header says " +
+         std::to_string(body - trailer_size - length) + (body - trailer_size - length == 1 ? " byte" : " bytes") +
+             " after the payload checksum (the header says " +
              std::to_string(length) + " payload bytes)",
          header_size + static_cast<std::size_t>(length) + trailer_size);
   }

@@ -302,7 +302,7 @@ TEST(SnapshotDamage, TrailingData) {
   ASSERT_TRUE(e);
   EXPECT_EQ(e->kind(), refwire::snapshot_errc::trailing_data);
   EXPECT_EQ(e->offset(), size);
-  EXPECT_EQ(std::string(e->what()), "refwire: snapshot \"<memory>\": 1 bytes after the payload checksum (the header says " +
+  EXPECT_EQ(std::string(e->what()), "refwire: snapshot \"<memory>\": 1 byte after the payload checksum (the header says " +
                                         std::to_string(size - 44) + " payload bytes)");
 }
 

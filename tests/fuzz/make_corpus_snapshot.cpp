@@ -1,0 +1,62 @@
+// Writes the seed corpora of fuzz_lz4 and fuzz_snapshot: a few envelopes
+// (stored, lz4) and snapshots (plain, lz4; mode byte for reseal and type).
+// Usage: fuzz_snapshot_corpus <lz4 dir> <snapshot dir>
+// (the committed seeds are in tests/fuzz/corpus/lz4/ and tests/fuzz/corpus/snapshot/).
+#include "fuzz_types.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+void write(const std::string& path, const std::vector<std::byte>& b) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  if (!f) {
+    std::fprintf(stderr, "cannot write %s\n", path.c_str());
+    std::exit(1);
+  }
+}
+
+std::vector<std::byte> with_mode(unsigned mode, std::vector<std::byte> b) {
+  b.insert(b.begin(), static_cast<std::byte>(mode));
+  return b;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: %s <lz4 corpus dir> <snapshot corpus dir>\n", argv[0]);
+    return 2;
+  }
+  const std::string lz4_dir = argv[1];
+  const std::string snap_dir = argv[2];
+
+  fuzz::order small;
+  small.id = 3;
+  small.items = {{1, 1.0, "a"}};
+  fuzz::order big;
+  big.id = 9;
+  for (int i = 0; i < 40; ++i) big.items.push_back({i, 0.5, "item item item"});
+  big.by_name = {{"a", {1, 1.0, "a"}}, {"b", {3, 0.5, "bee"}}};
+  fuzz::node tree;
+  tree.value = 1;
+  tree.kids.resize(3);
+
+  const refwire::encode_options lz4{.compression = refwire::compression::lz4, .compression_threshold = 0};
+  write(lz4_dir + "/stored.bin", refwire::serialize(small, {.compression = refwire::compression::lz4}));
+  write(lz4_dir + "/lz4.bin", refwire::serialize(big, lz4));
+  write(lz4_dir + "/lz4-small.bin", refwire::serialize(small, lz4));
+
+  write(snap_dir + "/order.bin", with_mode(0, refwire::encode_snapshot(small)));
+  write(snap_dir + "/order-lz4.bin", with_mode(0, refwire::encode_snapshot(big, lz4)));
+  write(snap_dir + "/order-reseal.bin", with_mode(1, refwire::encode_snapshot(big)));
+  write(snap_dir + "/order-lz4-reseal.bin", with_mode(1, refwire::encode_snapshot(big, lz4)));
+  write(snap_dir + "/node-reseal.bin", with_mode(3, refwire::encode_snapshot(tree)));
+  std::printf("wrote 3 lz4 seeds to %s and 5 snapshot seeds to %s\n", lz4_dir.c_str(), snap_dir.c_str());
+  return 0;
+}
