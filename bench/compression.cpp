@@ -1,6 +1,7 @@
 // bench_compression: lz4 on vs off with the binary format on the data sets of
 // datasets.hpp (sizes, encode and decode time, MB/s of the uncompressed
-// encoding), and save_snapshot / load_snapshot on *record* and *many*.
+// encoding), plus *rows* (10,000 repetitive trade rows, defined here), and
+// save_snapshot / load_snapshot on *record* and *many*.
 //
 //   bench_compression                       # 5 repetitions, then the table
 //   bench_compression --dir=/var/tmp        # where the snapshot files go (default: the system temp dir)
@@ -33,6 +34,40 @@ const refwire::encode_options lz4_encode{.compression = refwire::compression::lz
 const refwire::decode_options lz4_decode{.compression = refwire::compression::lz4};
 
 std::filesystem::path g_dir;
+
+// *rows*: a data set of this benchmark only, repetitive like real tables (a
+// few symbols, rounded prices, small enums), where lz4 has something to find;
+// the shared data sets are uniformly random text and numbers, lz4's worst case.
+enum class side : std::uint8_t { buy, sell };
+BOOST_DESCRIBE_ENUM(side, buy, sell)
+struct trade {
+  std::string symbol;
+  double price = 0;
+  std::int64_t quantity = 0;
+  side direction = side::buy;
+  std::string venue;
+  friend bool operator==(const trade&, const trade&) = default;
+};
+BOOST_DESCRIBE_STRUCT(trade, (), (symbol, price, quantity, direction, venue))
+using trades = std::vector<trade>;
+
+const trades& rows_data() {
+  static const trades t = [] {
+    refwire_bench::generator g(refwire_bench::default_seed + 100);
+    const char* symbols[] = {"ACME", "GLOBEX", "INITECH", "UMBRELLA", "HOOLI", "STARK", "WAYNE", "TYRELL"};
+    const char* venues[] = {"XNAS", "XNYS", "BATS"};
+    trades v(10'000);
+    for (trade& x : v) {
+      x.symbol = symbols[g.between(0, 7)];
+      x.price = static_cast<double>(g.between(1000, 1100)) / 4;
+      x.quantity = static_cast<std::int64_t>(g.between(1, 10) * 100);
+      x.direction = g.coin() ? side::buy : side::sell;
+      x.venue = venues[g.between(0, 2)];
+    }
+    return v;
+  }();
+  return t;
+}
 
 template <class T>
 void encode(benchmark::State& state, const T& value, bool lz4) {
@@ -179,7 +214,7 @@ void print_tables(const reporter& r) {
   std::printf("\n## lz4 with the binary format (CPU time, median; MB/s of the uncompressed encoding)\n\n");
   std::printf("| data set | binary bytes | lz4 bytes | ratio | encode | encode lz4 | decode | decode lz4 | MB/s enc / lz4 | MB/s dec / lz4 |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (std::string_view set : {"small", "record", "bulk_doubles", "bulk_strings", "many"}) {
+  for (std::string_view set : {"small", "record", "bulk_doubles", "bulk_strings", "many", "rows"}) {
     const std::string s(set);
     const result e = r.get(s + "/encode/binary"), ez = r.get(s + "/encode/binary+lz4");
     const result d = r.get(s + "/decode/binary"), dz = r.get(s + "/decode/binary+lz4");
@@ -230,6 +265,7 @@ int main(int argc, char** argv) {
   add_codec_pair("bulk_doubles", d.bulk_doubles);
   add_codec_pair("bulk_strings", d.bulk_strings);
   add_codec_pair("many", d.many);
+  add_codec_pair("rows", rows_data());
   add_snapshot("record", d.record_value);
   add_snapshot("many", d.many);
 
