@@ -38,6 +38,8 @@
 namespace refwire {
 
 /// "none" or "lz4".
+///
+///   std::printf("compression: %s\n", refwire::to_string(options.compression).data());
 [[nodiscard]] std::string_view to_string(compression c) noexcept;
 
 /// Appends the envelope of `in` to out (the bytes of any format, or any bytes):

@@ -34,6 +34,10 @@
 namespace refwire {
 
 /// Which check a snapshot failed (snapshot_error::kind). Stable.
+///
+///   catch (const refwire::snapshot_error& e) {
+///     if (e.kind() == refwire::snapshot_errc::fingerprint_mismatch) migrate(path);
+///   }
 enum class snapshot_errc : std::uint8_t {
   not_a_snapshot = 1,    ///< the first 8 bytes are not the snapshot magic
   unsupported_version,   ///< a layout version this build does not read
@@ -50,6 +54,8 @@ enum class snapshot_errc : std::uint8_t {
 };
 
 /// The name of a kind, e.g. "header_checksum".
+///
+///   log("snapshot unusable: {}", refwire::to_string(e.kind()));
 [[nodiscard]] std::string_view to_string(snapshot_errc kind) noexcept;
 
 /// Thrown by load_snapshot / decode_snapshot. A decode_error: code() is
@@ -66,11 +72,15 @@ enum class snapshot_errc : std::uint8_t {
 class snapshot_error : public decode_error {
  public:
   /// A failed check: `detail` is the reason, `offset` where in the file it was found.
+  /// (refwire throws these; code storing snapshots elsewhere may too.)
+  ///   throw refwire::snapshot_error(refwire::snapshot_errc::io_error, key, "blob store: not found", 0, ENOENT);
   snapshot_error(snapshot_errc kind, const std::filesystem::path& file, std::string detail, std::size_t offset,
                  int sys_errno = 0);
   /// A payload that did not decode: `cause` is the format's error.
+  ///   throw refwire::snapshot_error("state.rfw", e);   // what(): ...: payload does not decode: <e.message()>
   snapshot_error(const std::filesystem::path& file, refwire::error cause);
 
+  /// Which check failed:  if (e.kind() == refwire::snapshot_errc::truncated) ...
   [[nodiscard]] snapshot_errc kind() const noexcept { return kind_; }
   /// The file ("<memory>" for decode_snapshot).
   [[nodiscard]] const std::string& file() const noexcept { return file_; }
