@@ -12,6 +12,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <new>
 #include <random>
 #include <string>
@@ -290,6 +293,36 @@ TEST(Compression, PublicCompressDecompress) {
   const std::vector<std::byte> bad = bytes({9});
   EXPECT_TRUE(refwire::decompress(bad, out));
   EXPECT_EQ(out.size(), text.size() + 1);
+}
+
+#ifndef REFWIRE_GOLDEN_DIR
+#error "REFWIRE_GOLDEN_DIR must name the directory of the golden files"
+#endif
+
+TEST(Compression, GoldenEnvelope) {
+  // The envelope's bytes are fixed; lz4's own output for a given input and
+  // liblz4 version is deterministic, and a different lz4 must still read it.
+  const std::vector<std::byte> z = refwire::serialize(make_table(300), lz4_out);
+  const std::filesystem::path path = std::filesystem::path(REFWIRE_GOLDEN_DIR) / "lz4-envelope.bin";
+  const char* update = std::getenv("REFWIRE_UPDATE_GOLDEN");
+  if (update != nullptr && std::string(update) == "1") {
+    std::ofstream(path, std::ios::binary | std::ios::trunc)
+        .write(reinterpret_cast<const char*>(z.data()), static_cast<std::streamsize>(z.size()));
+  }
+  std::ifstream f(path, std::ios::binary);
+  std::vector<char> c((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> golden(c.size());
+  if (!c.empty()) std::memcpy(golden.data(), c.data(), c.size());
+  ASSERT_FALSE(golden.empty()) << "missing golden file " << path << " (run with REFWIRE_UPDATE_GOLDEN=1)";
+  EXPECT_EQ(golden[0], std::byte{1});
+  EXPECT_EQ(refwire::deserialize<table>(golden, lz4_in), make_table(300)) << "the golden envelope decodes";
+  // The block's bytes may differ with another liblz4 version: compare the
+  // method and the original size (the envelope's own bytes).
+  std::size_t head = 2;
+  while (static_cast<unsigned>(z[head - 1]) & 0x80U) ++head;
+  ASSERT_GE(golden.size(), head);
+  EXPECT_TRUE(std::equal(z.begin(), z.begin() + static_cast<std::ptrdiff_t>(head), golden.begin()))
+      << "the envelope header changed";
 }
 
 // -------------------------------------------------------- hostile envelopes
