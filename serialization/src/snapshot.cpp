@@ -293,7 +293,8 @@ void remove_stray_temporaries(const std::filesystem::path& dir, const std::strin
 }  // namespace
 
 std::vector<std::byte> read_file(const std::filesystem::path& file, std::uint64_t max_bytes) {
-  fd_closer f{::open(file.c_str(), O_RDONLY | O_CLOEXEC)};
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (regular files ignore it).
+  fd_closer f{::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
   if (f.fd < 0) {
     const int err = errno;
     io_fail(file, "cannot open", err);

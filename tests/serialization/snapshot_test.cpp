@@ -497,6 +497,19 @@ TEST(SnapshotFiles, DirectoryIsNotASnapshot) {
   }
 }
 
+TEST(SnapshotFiles, FifoIsNotReadNorWaitedFor) {
+  temp_dir dir;
+  const fs::path fifo = dir / "pipe.rfw";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  try {
+    (void)refwire::load_snapshot<state>(fifo);
+    FAIL();
+  } catch (const refwire::snapshot_error& e) {
+    EXPECT_EQ(e.kind(), refwire::snapshot_errc::io_error);
+    EXPECT_EQ(std::string(e.what()), "refwire: snapshot \"" + fifo.string() + "\": not a regular file: Invalid argument");
+  }
+}
+
 TEST(SnapshotFiles, NotASnapshotFile) {
   temp_dir dir;
   write_all(dir / "data.bin", refwire::serialize(make_state(1, 1)));
