@@ -93,6 +93,30 @@ class snapshot_error : public decode_error {
   int errno_;
 };
 
+namespace detail::snap {
+
+/// decode_snapshot's body: the checks, then the dispatch on the format id
+/// over `formats` (a format that cannot carry T is not instantiated for it).
+template <class T>
+void decode_into(std::span<const std::byte> bytes, T& out, const decode_options& options,
+                 const std::filesystem::path& file) {
+  static constexpr auto table = format_table<T>(formats{});
+  const opened head = open(bytes, fingerprint<T>(), table, file);
+  decode_options o = options;
+  o.compression = head.compression;
+  boost::mp11::mp_for_each<formats>([&](auto f) {
+    using F = decltype(f);
+    if (F::id != head.format) return;
+    if constexpr (F::positional || !aggregate_record<T>) {
+      if (error e = decode_with<F>(head.payload, out, o, nullptr)) throw_payload_error(file, std::move(e));
+    } else {
+      throw_cannot_carry(file, format_info{F::id, F::name, false});
+    }
+  });
+}
+
+}  // namespace detail::snap
+
 /// The bytes of a snapshot of value in format F, in memory (what
 /// save_snapshot writes). For tests, fuzzing, or storing snapshots elsewhere.
 ///
@@ -122,22 +146,8 @@ template <class T>
                 "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "
                 "make it an aggregate, or specialize refwire::codec<T>");
   static_assert(std::is_default_constructible_v<T>, "refwire: a decoded type must be default constructible");
-  static constexpr auto table = detail::snap::format_table<T>(detail::snap::formats{});
-  const detail::snap::opened head = detail::snap::open(bytes, fingerprint<T>(), table, file);
-  decode_options o = options;
-  o.compression = head.compression;
   T out{};
-  boost::mp11::mp_for_each<detail::snap::formats>([&](auto f) {
-    using F = decltype(f);
-    if (F::id != head.format) return;
-    if constexpr (F::positional || !aggregate_record<T>) {
-      if (error e = detail::decode_with<F>(head.payload, out, o, nullptr)) {
-        detail::snap::throw_payload_error(file, std::move(e));
-      }
-    } else {
-      detail::snap::throw_cannot_carry(file, detail::snap::format_info{F::id, F::name, false});
-    }
-  });
+  if constexpr (serializable<T>) detail::snap::decode_into(bytes, out, options, file);
   return out;
 }
 
