@@ -676,18 +676,23 @@ TEST(SnapshotKill, KilledWhileTheTemporaryFileIsBeingWritten) {
       saver(p, next, fds[1], false);
     }
     ::close(fds[1]);
-    bool seen = false;
+    // Wait for a temporary file of this child (a name not there before: the
+    // previous round's stray may still be there until the child removes it).
+    const std::vector<std::string> before = dir.others("state.rfw");
+    std::string mine;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (!seen && std::chrono::steady_clock::now() < deadline) {
-      seen = !dir.others("state.rfw").empty();
-      if (!seen) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    while (mine.empty() && std::chrono::steady_clock::now() < deadline) {
+      for (const std::string& name : dir.others("state.rfw")) {
+        if (std::find(before.begin(), before.end(), name) == before.end()) mine = name;
+      }
+      if (mine.empty()) std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
     ::kill(pid, SIGKILL);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
     ::close(fds[0]);
-    ASSERT_TRUE(seen) << "round " << round << ": the child never created a temporary file";
-    if (!dir.others("state.rfw").empty()) ++caught_mid_write;
+    ASSERT_FALSE(mine.empty()) << "round " << round << ": the child never created a temporary file";
+    if (fs::exists(dir / mine)) ++caught_mid_write;  // killed before its rename
     const state s = refwire::load_snapshot<state>(p);
     EXPECT_TRUE(consistent(s)) << "round " << round;
     next = s.generation + 1;
@@ -747,6 +752,6 @@ TEST(SnapshotKill, PreviousSnapshotSurvivesSigkillAtRandomPoints) {
   refwire::save_snapshot(p, make_state(next, 10));
   EXPECT_EQ(refwire::load_snapshot<state>(p), make_state(next, 10));
   EXPECT_TRUE(dir.others("state.rfw").empty()) << "the stray temporary file was removed";
-  std::printf("kill test: %d rounds, %d killed mid-save (left a temporary file), last generation %u\n", rounds,
+  std::printf("kill test: %d rounds, %d ended with a stray temporary file (killed mid-save), last generation %u\n", rounds,
               killed_while_saving, last_saved);
 }
