@@ -237,7 +237,12 @@ class writer {
   }
 
   void flush() {
-    append_bytes(out_, stage_, static_cast<std::size_t>(pos_ - stage_));
+    const auto n = static_cast<std::size_t>(pos_ - stage_);
+    if (out_.capacity() - out_.size() >= n) {
+      out_.insert(out_.end(), stage_, pos_);  // no reallocation: a memmove
+    } else {
+      append_bytes(out_, stage_, n);
+    }
     pos_ = stage_;
   }
 
@@ -545,58 +550,73 @@ void push_map_key(reader& r, const K& key, std::size_t i) {
   else push_index(r, i);
 }
 
-/// Reads a fixed_size<T>() != 0 value once its bytes are known to be there:
-/// the same checks and failures as read, without the bounds check.
+/// Reads a fixed_size<T>() != 0 value from p, once its bytes are known to be
+/// there: the same checks and failures as read, without the bounds check.
+/// r.cur is only set (to p) when the value is rejected.
 template <class T>
-inline bool read_fixed(reader& r, T& v) {
+inline bool read_fixed(reader& r, const std::byte* p, T& v) {
   if constexpr (is_bool_v<T> || (std::is_enum_v<T> && !is_raw_scalar_v<T>)) {
-    const auto b = static_cast<std::uint8_t>(*r.cur);
-    if (b > 1) [[unlikely]] return fail_byte(r, errc::invalid_bool, "bool", b);
-    ++r.cur;
+    const auto b = static_cast<std::uint8_t>(*p);
+    if (b > 1) [[unlikely]] {
+      r.cur = p;
+      return fail_byte(r, errc::invalid_bool, "bool", b);
+    }
     v = static_cast<T>(b != 0);
     return true;
   } else if constexpr (std::is_enum_v<T>) {
-    v = static_cast<T>(load_le<std::underlying_type_t<T>>(r.cur));
-    r.cur += sizeof(T);
+    v = static_cast<T>(load_le<std::underlying_type_t<T>>(p));
     return true;
   } else if constexpr (is_raw_scalar_v<T>) {
-    v = load_le<T>(r.cur);
-    r.cur += sizeof(T);
+    v = load_le<T>(p);
     return true;
   } else if constexpr (is_uuid_v<T>) {
-    std::memcpy(v.bytes.data(), r.cur, 16);
-    r.cur += 16;
+    std::memcpy(v.bytes.data(), p, 16);
     return true;
   } else if constexpr (is_timestamp<T>::value || is_duration<T>::value) {
-    const auto ns = load_le<std::int64_t>(r.cur);
-    r.cur += 8;
+    const auto ns = load_le<std::int64_t>(p);
+    bool ok;
+    const std::byte* const saved = r.cur;
+    r.cur = p + 8;  // from_nanoseconds reports a rejected value at r.cur - 8
     if constexpr (is_timestamp<T>::value) {
       typename T::duration d;
-      if (!from_nanoseconds(r, ns, d)) [[unlikely]] return false;
-      v = T(d);
-      return true;
+      ok = from_nanoseconds(r, ns, d);
+      if (ok) v = T(d);
     } else {
-      return from_nanoseconds(r, ns, v);
+      ok = from_nanoseconds(r, ns, v);
     }
+    if (ok) r.cur = saved;
+    return ok;
   } else {
     static_assert(std::is_array_v<T> || is_std_array<T>::value);
-    std::memcpy(std::data(v), r.cur, fixed_size<T>());
-    r.cur += fixed_size<T>();
+    std::memcpy(std::data(v), p, fixed_size<T>());
     return true;
   }
 }
 
-/// Reads field I of a record (F is the field), checked or (Fixed) unchecked.
-template <class F, bool Fixed, class T>
+/// Reads field F of a record, with the usual bounds checks.
+template <class F, class T>
 inline bool read_field(reader& r, T& v) {
   auto& member = F::get(v);
   static_assert(!std::is_const_v<std::remove_reference_t<decltype(member)>>,
                 "refwire: a const member cannot be decoded");
-  bool ok;
-  if constexpr (Fixed) ok = read_fixed(r, member);
-  else ok = read(r, member);
-  if (!ok) [[unlikely]] push_field(r, F::name, F::index);
-  return ok;
+  if (!read(r, member)) [[unlikely]] {
+    push_field(r, F::name, F::index);
+    return false;
+  }
+  return true;
+}
+
+/// Reads fixed-size field F of a record from p (its bytes are there).
+template <class F, class T>
+inline bool read_fixed_field(reader& r, const std::byte* p, T& v) {
+  auto& member = F::get(v);
+  static_assert(!std::is_const_v<std::remove_reference_t<decltype(member)>>,
+                "refwire: a const member cannot be decoded");
+  if (!read_fixed(r, p, member)) [[unlikely]] {
+    push_field(r, F::name, F::index);
+    return false;
+  }
+  return true;
 }
 
 /// Reads the fields of a record from field I on. A run of fixed-size fields
@@ -611,14 +631,20 @@ inline bool read_fields(reader& r, T& v) {
   } else {
     constexpr std::size_t n = runs::length(I);
     if constexpr (n < 2) {
-      if (!read_field<boost::mp11::mp_at_c<L, I>, false>(r, v)) [[unlikely]] return false;
+      if (!read_field<boost::mp11::mp_at_c<L, I>>(r, v)) [[unlikely]] return false;
       return read_fields<L, I + 1>(r, v);
     } else {
       const bool ok = [&]<std::size_t... J>(std::index_sequence<J...>) {
-        if (r.left() >= runs::bytes(I, n)) [[likely]] {
-          return (read_field<boost::mp11::mp_at_c<L, I + J>, true>(r, v) && ...);
+        constexpr std::size_t bytes = runs::bytes(I, n);
+        if (r.left() >= bytes) [[likely]] {
+          // One load of the cursor, each field at its constant offset, one store.
+          const std::byte* const p = r.cur;
+          if (!(read_fixed_field<boost::mp11::mp_at_c<L, I + J>>(r, p + runs::bytes(I, J), v) && ...))
+            [[unlikely]] return false;
+          r.cur = p + bytes;
+          return true;
         }
-        return (read_field<boost::mp11::mp_at_c<L, I + J>, false>(r, v) && ...);
+        return (read_field<boost::mp11::mp_at_c<L, I + J>>(r, v) && ...);
       }(std::make_index_sequence<n>{});
       if (!ok) [[unlikely]] return false;
       return read_fields<L, I + n>(r, v);
