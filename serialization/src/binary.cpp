@@ -84,6 +84,16 @@ bool read_varint_slow(reader& r, std::uint64_t& v) {
   return fail(r, errc::invalid_varint, "varint exceeds 64 bits");
 }
 
+bool read_string_slow(reader& r, std::string& v) {
+  std::uint64_t n;
+  if (!read_varint(r, n)) return false;
+  if (n > r.left()) return fail_truncated(r, "string", n);
+  if (!charge(r, n)) return false;
+  v.assign(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n));
+  r.cur += n;
+  return true;
+}
+
 void push_field(reader& r, std::string_view name, std::size_t index) {
   if (name.empty()) {
     r.failed->path.push_back(".#" + std::to_string(index));

@@ -2,6 +2,7 @@
 // The binary format's encoder and decoder. Machinery for binary.hpp.
 // Layout: docs/binary-format.md.
 
+#include <array>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -99,6 +100,56 @@ constexpr std::size_t min_size() {
   }
 }
 
+/// The exact encoded size of T when every value of T encodes to the same
+/// number of bytes with no length or tag (0 otherwise). Codecs are left out:
+/// their to_wire / from_wire may do anything.
+template <class T>
+constexpr std::size_t fixed_size() {
+  if constexpr (has_codec<T>) return 0;
+  else if constexpr (is_bool_v<T>) return 1;
+  else if constexpr (std::is_enum_v<T> && !is_raw_scalar_v<T>) return 1;  // an enum over bool
+  else if constexpr (is_raw_scalar_v<T>) return sizeof(T);
+  else if constexpr (is_uuid_v<T>) return 16;
+  else if constexpr (is_timestamp<T>::value || is_duration<T>::value) return 8;
+  else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
+    using E = typename element_of<T>::type;
+    if constexpr (memcpy_ok<E>) return sizeof(E) * fixed_extent<T>;
+    else return 0;
+  } else {
+    return 0;
+  }
+}
+
+/// A run of consecutive fixed-size fields is checked once (bounds on decode,
+/// stage room on encode), as a whole, up to this many bytes.
+inline constexpr std::size_t max_run_bytes = 512;
+
+/// For a field list L: how many consecutive fixed-size fields start at field I
+/// (0 when field I is not fixed-size), and how many bytes they take.
+template <class L>
+struct field_runs;
+
+template <template <class...> class L, class... Fs>
+struct field_runs<L<Fs...>> {
+  static constexpr std::size_t count = sizeof...(Fs);
+  static constexpr std::array<std::size_t, count> sizes{fixed_size<typename Fs::type>()...};
+
+  static constexpr std::size_t length(std::size_t i) {
+    std::size_t n = 0;
+    std::size_t bytes = 0;
+    while (i + n < count && sizes[i + n] != 0 && sizes[i + n] <= max_run_bytes - bytes) {
+      bytes += sizes[i + n];
+      ++n;
+    }
+    return n;
+  }
+  static constexpr std::size_t bytes(std::size_t i, std::size_t n) {
+    std::size_t b = 0;
+    for (std::size_t k = 0; k < n; ++k) b += sizes[i + k];
+    return b;
+  }
+};
+
 // ------------------------------------------------------------------- writer
 
 /// Stages small writes on the stack and appends them to the output in blocks;
@@ -127,6 +178,49 @@ class writer {
     *pos_++ = static_cast<std::byte>(v);
   }
 
+  /// Makes room for n <= stage_size / 2 bytes: the unchecked puts that follow may use them.
+  void reserve(std::size_t n) {
+    if (static_cast<std::size_t>(lim_ - pos_) < n) flush();
+  }
+
+  /// Like put, after a reserve that covers it.
+  template <class T>
+  void put_unchecked(T v) noexcept {
+    store_le(pos_, v);
+    pos_ += sizeof(T);
+  }
+
+  /// Like put_bytes of a size known at compile time, after a reserve that covers it.
+  template <std::size_t N>
+  void put_bytes_unchecked(const void* p) noexcept {
+    std::memcpy(pos_, p, N);
+    pos_ += N;
+  }
+
+  /// A string: its varint length then its bytes.
+  void put_string(const std::string& v) {
+    const std::size_t n = v.size();
+    if (n < 0x80 && static_cast<std::size_t>(lim_ - pos_) > 0x80) [[likely]] {
+      *pos_++ = static_cast<std::byte>(n);
+      if (n < 16 && v.capacity() >= 15) {
+        // The string's buffer holds capacity() + 1 >= 16 bytes: copy 16 (two
+        // instructions, no memcpy call). Only n of them are kept, the rest of
+        // the stage is overwritten by what follows or never flushed.
+        std::memcpy(pos_, v.data(), 16);
+      } else if (n >= 16 && n <= 32) {
+        // Two overlapping 16-byte copies, both inside the string.
+        std::memcpy(pos_, v.data(), 16);
+        std::memcpy(pos_ + n - 16, v.data() + n - 16, 16);
+      } else {
+        std::memcpy(pos_, v.data(), n);
+      }
+      pos_ += n;
+      return;
+    }
+    put_varint(n);
+    put_bytes(v.data(), n);
+  }
+
   void put_bytes(const void* p, std::size_t n) {
     if (n <= static_cast<std::size_t>(lim_ - pos_)) {
       if (n != 0) std::memcpy(pos_, p, n);
@@ -143,7 +237,12 @@ class writer {
   }
 
   void flush() {
-    append_bytes(out_, stage_, static_cast<std::size_t>(pos_ - stage_));
+    const auto n = static_cast<std::size_t>(pos_ - stage_);
+    if (out_.capacity() - out_.size() >= n) {
+      out_.insert(out_.end(), stage_, pos_);  // no reallocation: a memmove
+    } else {
+      append_bytes(out_, stage_, n);
+    }
     pos_ = stage_;
   }
 
@@ -184,6 +283,49 @@ std::int64_t to_nanoseconds(D d) {
 template <class T>
 void write(writer& w, const T& v);
 
+/// Writes a fixed_size<T>() != 0 value after a reserve that covers it.
+template <class T>
+inline void write_fixed(writer& w, const T& v) {
+  if constexpr (is_bool_v<T>) {
+    w.put_unchecked(static_cast<std::uint8_t>(v ? 1 : 0));
+  } else if constexpr (std::is_enum_v<T> && !is_raw_scalar_v<T>) {  // an enum over bool
+    w.put_unchecked(static_cast<std::uint8_t>(static_cast<bool>(v) ? 1 : 0));
+  } else if constexpr (std::is_enum_v<T>) {
+    w.put_unchecked(static_cast<std::underlying_type_t<T>>(v));
+  } else if constexpr (is_raw_scalar_v<T>) {
+    w.put_unchecked(v);
+  } else if constexpr (is_uuid_v<T>) {
+    w.put_bytes_unchecked<16>(v.bytes.data());
+  } else if constexpr (is_timestamp<T>::value) {
+    w.put_unchecked(to_nanoseconds(v.time_since_epoch()));
+  } else if constexpr (is_duration<T>::value) {
+    w.put_unchecked(to_nanoseconds(v));
+  } else {
+    static_assert(std::is_array_v<T> || is_std_array<T>::value);
+    w.put_bytes_unchecked<fixed_size<T>()>(std::data(v));
+  }
+}
+
+/// Writes the fields of a record from field I on; a run of fixed-size fields
+/// makes room once.
+template <class L, std::size_t I, class T>
+inline void write_fields(writer& w, const T& v) {
+  using runs = field_runs<L>;
+  if constexpr (I < runs::count) {
+    constexpr std::size_t n = runs::length(I);
+    if constexpr (n == 0) {
+      write(w, boost::mp11::mp_at_c<L, I>::get(v));
+      write_fields<L, I + 1>(w, v);
+    } else {
+      w.reserve(runs::bytes(I, n));
+      [&]<std::size_t... J>(std::index_sequence<J...>) {
+        (write_fixed(w, boost::mp11::mp_at_c<L, I + J>::get(v)), ...);
+      }(std::make_index_sequence<n>{});
+      write_fields<L, I + n>(w, v);
+    }
+  }
+}
+
 template <class Tuple, std::size_t... I>
 void write_tuple(writer& w, const Tuple& t, std::index_sequence<I...>) {
   (write(w, std::get<I>(t)), ...);
@@ -203,7 +345,9 @@ void write(writer& w, const T& v) {
     } else {
       w.put(v);
     }
-  } else if constexpr (is_string_v<T> || is_blob_v<T>) {
+  } else if constexpr (is_string_v<T>) {
+    w.put_string(v);
+  } else if constexpr (is_blob_v<T>) {
     w.put_varint(v.size());
     w.put_bytes(v.data(), v.size());
   } else if constexpr (is_uuid_v<T>) {
@@ -244,7 +388,9 @@ void write(writer& w, const T& v) {
   } else if constexpr (is_tuple<T>::value) {
     write_tuple(w, v, std::make_index_sequence<std::tuple_size_v<T>>{});
   } else if constexpr (record<T>) {
-    for_each_field(v, [&](auto, const auto& member) { write(w, member); });
+    static_assert(attribute_names_valid<T>(),
+                  "refwire: REFWIRE_ATTRIBUTES names a member that this type does not describe");
+    write_fields<walked_fields_t<T>, 0>(w, v);
   } else {
     static_assert(dependent_false<T>,
                   "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "
@@ -295,6 +441,8 @@ void push_key(reader& r, std::string_view key);
 void push_key(reader& r, long long key);
 void push_key(reader& r, unsigned long long key);
 refwire::error make_error(reader& r);
+/// A std::string field, every case (compiled once).
+bool read_string_slow(reader& r, std::string& v);
 
 inline bool read_varint(reader& r, std::uint64_t& v) {
   if (r.cur != r.end && static_cast<std::uint8_t>(*r.cur) < 0x80) [[likely]] {
@@ -402,18 +550,113 @@ void push_map_key(reader& r, const K& key, std::size_t i) {
   else push_index(r, i);
 }
 
+/// Reads a fixed_size<T>() != 0 value from p, once its bytes are known to be
+/// there: the same checks and failures as read, without the bounds check.
+/// r.cur is only set (to p) when the value is rejected.
+template <class T>
+inline bool read_fixed(reader& r, const std::byte* p, T& v) {
+  if constexpr (is_bool_v<T> || (std::is_enum_v<T> && !is_raw_scalar_v<T>)) {
+    const auto b = static_cast<std::uint8_t>(*p);
+    if (b > 1) [[unlikely]] {
+      r.cur = p;
+      return fail_byte(r, errc::invalid_bool, "bool", b);
+    }
+    v = static_cast<T>(b != 0);
+    return true;
+  } else if constexpr (std::is_enum_v<T>) {
+    v = static_cast<T>(load_le<std::underlying_type_t<T>>(p));
+    return true;
+  } else if constexpr (is_raw_scalar_v<T>) {
+    v = load_le<T>(p);
+    return true;
+  } else if constexpr (is_uuid_v<T>) {
+    std::memcpy(v.bytes.data(), p, 16);
+    return true;
+  } else if constexpr (is_timestamp<T>::value || is_duration<T>::value) {
+    const auto ns = load_le<std::int64_t>(p);
+    bool ok;
+    const std::byte* const saved = r.cur;
+    r.cur = p + 8;  // from_nanoseconds reports a rejected value at r.cur - 8
+    if constexpr (is_timestamp<T>::value) {
+      typename T::duration d;
+      ok = from_nanoseconds(r, ns, d);
+      if (ok) v = T(d);
+    } else {
+      ok = from_nanoseconds(r, ns, v);
+    }
+    if (ok) r.cur = saved;
+    return ok;
+  } else {
+    static_assert(std::is_array_v<T> || is_std_array<T>::value);
+    std::memcpy(std::data(v), p, fixed_size<T>());
+    return true;
+  }
+}
+
+/// Reads field F of a record, with the usual bounds checks.
+template <class F, class T>
+inline bool read_field(reader& r, T& v) {
+  auto& member = F::get(v);
+  static_assert(!std::is_const_v<std::remove_reference_t<decltype(member)>>,
+                "refwire: a const member cannot be decoded");
+  if (!read(r, member)) [[unlikely]] {
+    push_field(r, F::name, F::index);
+    return false;
+  }
+  return true;
+}
+
+/// Reads fixed-size field F of a record from p (its bytes are there).
+template <class F, class T>
+inline bool read_fixed_field(reader& r, const std::byte* p, T& v) {
+  auto& member = F::get(v);
+  static_assert(!std::is_const_v<std::remove_reference_t<decltype(member)>>,
+                "refwire: a const member cannot be decoded");
+  if (!read_fixed(r, p, member)) [[unlikely]] {
+    push_field(r, F::name, F::index);
+    return false;
+  }
+  return true;
+}
+
+/// Reads the fields of a record from field I on. A run of fixed-size fields
+/// is bounds-checked once; when the input is shorter than the whole run, its
+/// fields are read one by one, so a failure is reported exactly as without
+/// the run.
+template <class L, std::size_t I, class T>
+inline bool read_fields(reader& r, T& v) {
+  using runs = field_runs<L>;
+  if constexpr (I == runs::count) {
+    return true;
+  } else {
+    constexpr std::size_t n = runs::length(I);
+    if constexpr (n < 2) {
+      if (!read_field<boost::mp11::mp_at_c<L, I>>(r, v)) [[unlikely]] return false;
+      return read_fields<L, I + 1>(r, v);
+    } else {
+      const bool ok = [&]<std::size_t... J>(std::index_sequence<J...>) {
+        constexpr std::size_t bytes = runs::bytes(I, n);
+        if (r.left() >= bytes) [[likely]] {
+          // One load of the cursor, each field at its constant offset, one store.
+          const std::byte* const p = r.cur;
+          if (!(read_fixed_field<boost::mp11::mp_at_c<L, I + J>>(r, p + runs::bytes(I, J), v) && ...))
+            [[unlikely]] return false;
+          r.cur = p + bytes;
+          return true;
+        }
+        return (read_field<boost::mp11::mp_at_c<L, I + J>>(r, v) && ...);
+      }(std::make_index_sequence<n>{});
+      if (!ok) [[unlikely]] return false;
+      return read_fields<L, I + n>(r, v);
+    }
+  }
+}
+
 template <class T>
 bool read_record(reader& r, T& v) {
-  return detail::all_fields(v, [&](auto field, auto& member) {
-    using F = decltype(field);
-    static_assert(!std::is_const_v<std::remove_reference_t<decltype(member)>>,
-                  "refwire: a const member cannot be decoded");
-    if (!read(r, member)) [[unlikely]] {
-      push_field(r, F::name, F::index);
-      return false;
-    }
-    return true;
-  });
+  static_assert(attribute_names_valid<T>(),
+                "refwire: REFWIRE_ATTRIBUTES names a member that this type does not describe");
+  return read_fields<walked_fields_t<T>, 0>(r, v);
 }
 
 template <class T>
@@ -443,16 +686,26 @@ bool read(reader& r, T& v) {
     return true;
   } else if constexpr (is_raw_scalar_v<T>) {
     return read_scalar(r, v);
-  } else if constexpr (is_string_v<T> || is_blob_v<T>) {
+  } else if constexpr (is_string_v<T>) {
+    // The common case inline: a one-byte length, the bytes all there, within
+    // the allocation budget. Anything else takes the out-of-line path.
+    if (r.cur != r.end) [[likely]] {
+      const auto n = static_cast<std::uint8_t>(*r.cur);
+      if (n < 0x80 && n < static_cast<std::size_t>(r.end - r.cur) && n <= r.alloc_left) [[likely]] {
+        r.alloc_left -= n;
+        const std::byte* p = r.cur + 1;
+        r.cur = p + n;
+        v.assign(reinterpret_cast<const char*>(p), n);
+        return true;
+      }
+    }
+    return read_string_slow(r, v);
+  } else if constexpr (is_blob_v<T>) {
     std::uint64_t n;
     if (!read_varint(r, n)) [[unlikely]] return false;
-    if (n > r.left()) [[unlikely]] return fail_truncated(r, is_string_v<T> ? "string" : "bytes", n);
+    if (n > r.left()) [[unlikely]] return fail_truncated(r, "bytes", n);
     if (!charge(r, n)) [[unlikely]] return false;
-    if constexpr (is_string_v<T>) {
-      v.assign(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n));
-    } else {
-      v.assign(r.cur, r.cur + n);
-    }
+    v.assign(r.cur, r.cur + n);
     r.cur += n;
     return true;
   } else if constexpr (is_uuid_v<T>) {
