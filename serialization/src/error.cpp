@@ -18,6 +18,10 @@ std::string_view to_string(errc code) noexcept {
     case errc::element_limit: return "element_limit";
     case errc::allocation_limit: return "allocation_limit";
     case errc::trailing_bytes: return "trailing_bytes";
+    case errc::wire_type: return "wire_type";
+    case errc::invalid_field: return "invalid_field";
+    case errc::unknown_field: return "unknown_field";
+    case errc::invalid_utf8: return "invalid_utf8";
   }
   return "unknown";
 }

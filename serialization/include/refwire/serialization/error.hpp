@@ -27,6 +27,10 @@ enum class errc : std::uint8_t {
   element_limit,        ///< more container elements than decode_options::max_elements
   allocation_limit,     ///< more bytes allocated than decode_options::max_alloc_bytes
   trailing_bytes,       ///< bytes left after the value (use deserialize_prefix to allow them)
+  wire_type,            ///< protobuf: a known field arrived with another wire type than its type's
+  invalid_field,        ///< protobuf: field number 0 or past 2^29-1, wire type 6 or 7, a stray or mismatched end group
+  unknown_field,        ///< protobuf: a field number the type does not have, with decode_options::reject_unknown_fields
+  invalid_utf8,         ///< a string that is not valid UTF-8
 };
 
 /// The name of a code, e.g. "truncated".
