@@ -860,6 +860,11 @@ bool read_field(reader& r, std::uint32_t wt, T& v, std::uint64_t field, const st
     if constexpr (packable<El>()) {
       if (wt == w_len) return read_packed<E>(r, v, at, count);
     }
+    if constexpr (singular<El>()) {
+      if (wt != value_wire<El, E>()) [[unlikely]] return fail_wire(r, at, field, wt, value_wire<El, E>());
+    } else {
+      if (wt != w_len) [[unlikely]] return fail_wire(r, at, field, wt, w_len);
+    }
     if (r.elements_left == 0) [[unlikely]] return fail_elements(r, 1);
     --r.elements_left;
     if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
