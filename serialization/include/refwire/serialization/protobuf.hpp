@@ -48,7 +48,7 @@ struct protobuf {
   /// is not UTF-8 and for a time value outside int64 nanoseconds.
   template <serializable T>
   static void encode(const T& v, std::vector<std::byte>& out, const encode_options& /*options*/) {
-    detail::bin::writer w(out);
+    detail::pb::writer w(out);
     detail::pb::encode(w, v);
     w.flush();
   }

@@ -30,9 +30,97 @@
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/reflect.hpp>
 
+#if defined(__GNUC__) || defined(__clang__)
+#define REFWIRE_PB_INLINE [[gnu::always_inline]] inline
+#else
+#define REFWIRE_PB_INLINE inline
+#endif
+
 namespace refwire::detail::pb {
 
-using bin::writer;
+/// Stages writes on the stack and appends them to the output in blocks
+/// (nothing is zero-filled); large byte runs go straight to the output. The
+/// binary format's writer, with force-inlined varints and tags.
+class writer {
+ public:
+  static constexpr std::size_t stage_size = 4096;
+
+  explicit writer(std::vector<std::byte>& out) noexcept : out_(out) {}
+  writer(const writer&) = delete;
+  writer& operator=(const writer&) = delete;
+
+  /// At least n (<= 32) bytes are free in the stage.
+  REFWIRE_PB_INLINE void ensure(std::size_t n) {
+    if (static_cast<std::size_t>(lim_ - pos_) < n) [[unlikely]] flush();
+  }
+  REFWIRE_PB_INLINE void raw_varint(std::uint64_t v) noexcept {
+    while (v >= 0x80) {
+      *pos_++ = static_cast<std::byte>(v | 0x80);
+      v >>= 7;
+    }
+    *pos_++ = static_cast<std::byte>(v);
+  }
+  /// A compile-time tag: one or a few constant byte stores.
+  template <std::uint32_t Tag>
+  REFWIRE_PB_INLINE void raw_tag() noexcept {
+    if constexpr (Tag < 0x80) {
+      *pos_++ = static_cast<std::byte>(Tag);
+    } else if constexpr (Tag < 0x4000) {
+      pos_[0] = static_cast<std::byte>((Tag & 0x7f) | 0x80);
+      pos_[1] = static_cast<std::byte>(Tag >> 7);
+      pos_ += 2;
+    } else {
+      raw_varint(Tag);
+    }
+  }
+  template <class T>
+  REFWIRE_PB_INLINE void raw_fixed(T v) noexcept {
+    bin::store_le(pos_, v);
+    pos_ += sizeof(T);
+  }
+  REFWIRE_PB_INLINE void put_varint(std::uint64_t v) {
+    ensure(10);
+    raw_varint(v);
+  }
+  template <std::uint32_t Tag>
+  REFWIRE_PB_INLINE void put_tag() {
+    ensure(5);
+    raw_tag<Tag>();
+  }
+  template <class T>
+  REFWIRE_PB_INLINE void put(T v) {
+    ensure(sizeof(T));
+    raw_fixed(v);
+  }
+  REFWIRE_PB_INLINE void put_bytes(const void* p, std::size_t n) {
+    if (n <= static_cast<std::size_t>(lim_ - pos_)) [[likely]] {
+      if (n != 0) std::memcpy(pos_, p, n);
+      pos_ += n;
+      return;
+    }
+    put_bytes_slow(p, n);
+  }
+
+  [[gnu::noinline]] void put_bytes_slow(const void* p, std::size_t n) {
+    flush();
+    if (n < stage_size / 2) {
+      std::memcpy(pos_, p, n);
+      pos_ += n;
+    } else {
+      bin::append_bytes(out_, static_cast<const std::byte*>(p), n);
+    }
+  }
+  [[gnu::noinline]] void flush() {
+    bin::append_bytes(out_, stage_, static_cast<std::size_t>(pos_ - stage_));
+    pos_ = stage_;
+  }
+
+ private:
+  std::vector<std::byte>& out_;
+  std::byte stage_[stage_size];
+  std::byte* pos_ = stage_;
+  std::byte* const lim_ = stage_ + stage_size;
+};
 
 // ------------------------------------------------------------ wire basics
 
@@ -190,17 +278,24 @@ constexpr std::uint64_t scalar_bits(T v) noexcept {
   }
 }
 
+/// A scalar's payload; the caller has ensured 10 free bytes.
 template <class T, int_encoding E>
-inline void put_scalar(writer& w, T v) {
+REFWIRE_PB_INLINE void raw_scalar(writer& w, T v) {
   constexpr wire wt = scalar_wire<T, E>();
   const std::uint64_t bits = scalar_bits<T, E>(v);
   if constexpr (wt == w_varint) {
-    w.put_varint(bits);
+    w.raw_varint(bits);
   } else if constexpr (wt == w_i32) {
-    w.put(static_cast<std::uint32_t>(bits));
+    w.raw_fixed(static_cast<std::uint32_t>(bits));
   } else {
-    w.put(bits);
+    w.raw_fixed(bits);
   }
+}
+
+template <class T, int_encoding E>
+REFWIRE_PB_INLINE void put_scalar(writer& w, T v) {
+  w.ensure(10);
+  raw_scalar<T, E>(w, v);
 }
 
 template <class T, int_encoding E>
@@ -257,8 +352,8 @@ bool utf8_valid(const char* p, std::size_t n) noexcept;
 
 template <class T> void put_body(writer& w, const T& v);
 template <class T> std::size_t body_size(const T& v);
-template <std::uint32_t N, int_encoding E, class T> void put_field(writer& w, const T& v);
-template <std::uint32_t N, int_encoding E, class T> std::size_t field_size(const T& v);
+template <std::uint32_t N, int_encoding E, class T> REFWIRE_PB_INLINE void put_field(writer& w, const T& v);
+template <std::uint32_t N, int_encoding E, class T> REFWIRE_PB_INLINE std::size_t field_size(const T& v);
 
 /// A value that is not singular, as the body of its wrapper message (field 1).
 template <class X, int_encoding E>
@@ -268,7 +363,7 @@ struct wrapped {
 
 /// The payload of a singular value (no tag): scalars, length + bytes, length + message body.
 template <int_encoding E, class T>
-inline void put_value(writer& w, const T& v) {
+REFWIRE_PB_INLINE void put_value(writer& w, const T& v) {
   constexpr cat c = category<T>();
   if constexpr (c == cat::scalar) {
     put_scalar<T, E>(w, v);
@@ -288,7 +383,7 @@ inline void put_value(writer& w, const T& v) {
 }
 
 template <int_encoding E, class T>
-inline std::size_t value_size(const T& v) {
+REFWIRE_PB_INLINE std::size_t value_size(const T& v) {
   constexpr cat c = category<T>();
   if constexpr (c == cat::scalar) {
     return scalar_size<T, E>(v);
@@ -305,21 +400,25 @@ inline std::size_t value_size(const T& v) {
 /// One occurrence of field N holding v, always written (repeated elements,
 /// map keys and values, oneof alternatives, present optionals).
 template <std::uint32_t N, int_encoding E, class T>
-inline void put_elem(writer& w, const T& v) {
+REFWIRE_PB_INLINE void put_elem(writer& w, const T& v) {
   if constexpr (has_codec<T>) {
     put_elem<N, E>(w, codec<T>::to_wire(v));
+  } else if constexpr (category<T>() == cat::scalar) {
+    w.ensure(15);
+    w.raw_tag<tag_v<N, value_wire<T, E>()>>();
+    raw_scalar<T, E>(w, v);
   } else if constexpr (singular<T>()) {
-    w.put_varint(tag_v<N, value_wire<T, E>()>);
+    w.put_tag<tag_v<N, value_wire<T, E>()>>();
     put_value<E>(w, v);
   } else {
-    w.put_varint(tag_v<N, w_len>);
+    w.put_tag<tag_v<N, w_len>>();
     w.put_varint(field_size<1, E>(v));
     put_field<1, E>(w, v);
   }
 }
 
 template <std::uint32_t N, int_encoding E, class T>
-inline std::size_t elem_size(const T& v) {
+REFWIRE_PB_INLINE std::size_t elem_size(const T& v) {
   if constexpr (has_codec<T>) {
     return elem_size<N, E>(codec<T>::to_wire(v));
   } else if constexpr (singular<T>()) {
@@ -363,7 +462,7 @@ inline std::size_t packed_payload_size(const C& v) {
 /// Field N holding v, under proto3's rules: zero scalars, empty strings and
 /// empty containers are not written; messages always are.
 template <std::uint32_t N, int_encoding E, class T>
-inline void put_field(writer& w, const T& v) {
+REFWIRE_PB_INLINE void put_field(writer& w, const T& v) {
   constexpr cat c = category<T>();
   if constexpr (c == cat::codec) {
     put_field<N, E>(w, codec<T>::to_wire(v));
@@ -381,8 +480,9 @@ inline void put_field(writer& w, const T& v) {
     using El = repeated_elem_t<T>;
     if (container_size(v) == 0) return;
     if constexpr (packable<El>()) {
-      w.put_varint(tag_v<N, w_len>);
-      w.put_varint(packed_payload_size<E>(v));
+      w.ensure(15);
+      w.raw_tag<tag_v<N, w_len>>();
+      w.raw_varint(packed_payload_size<E>(v));
       if constexpr (packed_memcpy<El, E> && (is_vector<T>::value || is_std_array<T>::value || std::is_array_v<T>)) {
         w.put_bytes(std::data(v), container_size(v) * sizeof(El));
       } else {
@@ -397,8 +497,9 @@ inline void put_field(writer& w, const T& v) {
                   "refwire: protobuf map keys must be integers, bool or std::string (protobuf's rule); "
                   "use a vector of pairs (a repeated message) for other keys");
     for (const auto& [key, value] : v) {
-      w.put_varint(tag_v<N, w_len>);
-      w.put_varint(elem_size<1, E>(key) + elem_size<2, E>(value));
+      w.ensure(15);
+      w.raw_tag<tag_v<N, w_len>>();
+      w.raw_varint(elem_size<1, E>(key) + elem_size<2, E>(value));
       put_elem<1, E>(w, key);
       put_elem<2, E>(w, value);
     }
@@ -406,7 +507,7 @@ inline void put_field(writer& w, const T& v) {
 }
 
 template <std::uint32_t N, int_encoding E, class T>
-inline std::size_t field_size(const T& v) {
+REFWIRE_PB_INLINE std::size_t field_size(const T& v) {
   constexpr cat c = category<T>();
   if constexpr (c == cat::codec) {
     return field_size<N, E>(codec<T>::to_wire(v));
@@ -531,7 +632,7 @@ bool skip_field(reader& r, std::uint32_t wt, std::uint64_t field, const std::byt
 bool fail_tag(reader& r, const std::byte* at, std::uint64_t field, std::uint32_t wt);
 bool fail_array(reader& r, const std::byte* at, std::size_t extent);
 
-inline bool read_varint(reader& r, std::uint64_t& v) {
+REFWIRE_PB_INLINE bool read_varint(reader& r, std::uint64_t& v) {
   const auto* p = reinterpret_cast<const std::uint8_t*>(r.cur);
   if (r.end - r.cur >= 10) [[likely]] {
     std::uint64_t b = p[0];
@@ -556,7 +657,7 @@ inline bool read_varint(reader& r, std::uint64_t& v) {
 }
 
 /// Reads a tag; fails on field number 0 or past 2^29-1 and on wire types 6 and 7.
-inline bool read_tag(reader& r, std::uint64_t& field, std::uint32_t& wt) {
+REFWIRE_PB_INLINE bool read_tag(reader& r, std::uint64_t& field, std::uint32_t& wt) {
   const std::byte* at = r.cur;
   std::uint64_t tag;
   if (!read_varint(r, tag)) [[unlikely]] return false;
@@ -576,7 +677,7 @@ struct sub_message {
   sub_message& operator=(const sub_message&) = delete;
 };
 
-inline bool read_length(reader& r, std::uint64_t& n, std::string_view what) {
+REFWIRE_PB_INLINE bool read_length(reader& r, std::uint64_t& n, std::string_view what) {
   if (!read_varint(r, n)) [[unlikely]] return false;
   if (n > r.left()) [[unlikely]] return fail_truncated(r, what, static_cast<std::size_t>(n));
   return true;
@@ -616,8 +717,9 @@ inline void reset(T& v) {
 }
 
 template <class T> bool read_body(reader& r, T& v);
-template <int_encoding E, class T> bool read_field(reader& r, std::uint32_t wt, T& v, std::uint64_t field,
-                                                   const std::byte* at, std::uint32_t& count);
+template <int_encoding E, class T>
+REFWIRE_PB_INLINE bool read_field(reader& r, std::uint32_t wt, T& v, std::uint64_t field, const std::byte* at,
+                                  std::uint32_t& count);
 
 /// True when the wire integer i (of B's signedness) is a value of B.
 template <class B, class I>
@@ -631,7 +733,7 @@ constexpr bool fits(I i) noexcept {
 
 /// Decodes a scalar's bits (varint or fixed, already read) into v, checking the range.
 template <class T, int_encoding E>
-inline bool scalar_from_bits(reader& r, const std::byte* at, std::uint64_t bits, T& v) {
+REFWIRE_PB_INLINE bool scalar_from_bits(reader& r, const std::byte* at, std::uint64_t bits, T& v) {
   using B = scalar_base_t<T>;
   if constexpr (is_bool_v<B>) {
     v = static_cast<T>(bits != 0);
@@ -659,7 +761,7 @@ inline bool scalar_from_bits(reader& r, const std::byte* at, std::uint64_t bits,
 }
 
 template <class T, int_encoding E>
-inline bool read_scalar(reader& r, T& v) {
+REFWIRE_PB_INLINE bool read_scalar(reader& r, T& v) {
   constexpr wire wt = scalar_wire<T, E>();
   const std::byte* at = r.cur;
   std::uint64_t bits;
@@ -682,7 +784,7 @@ bool time_from(reader& r, const std::byte* at, seconds_nanos sn, T& v);
 
 /// A singular value's payload, its wire type already checked; messages merge into v.
 template <int_encoding E, class T>
-inline bool read_value(reader& r, T& v) {
+REFWIRE_PB_INLINE bool read_value(reader& r, T& v) {
   constexpr cat c = category<T>();
   if constexpr (c == cat::scalar) {
     return read_scalar<T, E>(r, v);
@@ -727,7 +829,7 @@ inline bool read_value(reader& r, T& v) {
 /// key / value, oneof alternative, optional content): checks the wire type;
 /// a non-singular value is its wrapper message.
 template <int_encoding E, class T>
-inline bool read_elem(reader& r, std::uint32_t wt, T& v, std::uint64_t field, const std::byte* at) {
+REFWIRE_PB_INLINE bool read_elem(reader& r, std::uint32_t wt, T& v, std::uint64_t field, const std::byte* at) {
   if constexpr (has_codec<T>) {
     using U = typename codec<T>::wire;
     U tmp{};
@@ -836,7 +938,8 @@ inline bool read_packed(reader& r, C& v, const std::byte* at, std::uint32_t& cou
 /// fields append, map entries insert or replace. `count` is the number of
 /// elements an array already holds.
 template <int_encoding E, class T>
-bool read_field(reader& r, std::uint32_t wt, T& v, std::uint64_t field, const std::byte* at, std::uint32_t& count) {
+REFWIRE_PB_INLINE bool read_field(reader& r, std::uint32_t wt, T& v, std::uint64_t field, const std::byte* at,
+                                  std::uint32_t& count) {
   constexpr cat c = category<T>();
   if constexpr (c == cat::codec || singular<T>()) {
     return read_elem<E>(r, wt, v, field, at);
