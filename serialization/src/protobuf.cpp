@@ -3,6 +3,7 @@
 #include <refwire/serialization/protobuf.hpp>
 
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -24,7 +25,7 @@ const char* wire_name(std::uint32_t wt) {
 
 }  // namespace
 
-bool utf8_valid(const char* text, std::size_t n) noexcept {
+bool utf8_valid_slow(const char* text, std::size_t n) noexcept {
   const auto* p = reinterpret_cast<const unsigned char*>(text);
   const unsigned char* const end = p + n;
   while (p != end) {
@@ -133,6 +134,26 @@ bool fail_tag(reader& r, const std::byte* at, std::uint64_t field, std::uint32_t
 bool fail_array(reader& r, const std::byte* at, std::size_t extent) {
   return fail_at(r, at, errc::invalid_value,
                  "more elements than the array's " + std::to_string(extent));
+}
+
+std::size_t count_run(const std::byte* p, const std::byte* end, const std::byte* tag, std::size_t tag_len) noexcept {
+  std::size_t n = 0;
+  for (;;) {
+    std::uint64_t len = 0;
+    unsigned shift = 0;
+    for (;;) {
+      if (p == end || shift > 63) return n;
+      const auto b = static_cast<std::uint8_t>(*p++);
+      len |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+      shift += 7;
+      if (b < 0x80) break;
+    }
+    if (len > static_cast<std::size_t>(end - p)) return n;
+    p += len;
+    ++n;
+    if (static_cast<std::size_t>(end - p) < tag_len || std::memcmp(p, tag, tag_len) != 0) return n;
+    p += tag_len;
+  }
 }
 
 bool skip_field(reader& r, std::uint32_t wt, std::uint64_t field, const std::byte* at) {

@@ -8,6 +8,7 @@
 // dispatches on the field number; every length is checked against the bytes
 // left (of the enclosing message) before anything is allocated.
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -348,7 +349,21 @@ seconds_nanos split_time(const T& v) {
 
 /// Throws encode_error: protobuf's string fields must hold UTF-8 (the text is quoted, shortened).
 [[noreturn]] void throw_invalid_utf8(std::string_view text);
-bool utf8_valid(const char* p, std::size_t n) noexcept;
+/// Validates UTF-8 (no overlongs, surrogates or code points past U+10FFFF).
+bool utf8_valid_slow(const char* p, std::size_t n) noexcept;
+/// UTF-8 check with an inline ASCII fast path (8 bytes at a time).
+REFWIRE_PB_INLINE bool utf8_valid(const char* p, std::size_t n) noexcept {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t chunk;
+    std::memcpy(&chunk, p + i, 8);
+    if ((chunk & 0x8080808080808080ULL) != 0) return utf8_valid_slow(p + i, n - i);
+  }
+  for (; i < n; ++i) {
+    if (static_cast<unsigned char>(p[i]) >= 0x80) return utf8_valid_slow(p + i, n - i);
+  }
+  return true;
+}
 
 template <class T> void put_body(writer& w, const T& v);
 template <class T> std::size_t body_size(const T& v);
@@ -631,6 +646,9 @@ bool fail_utf8(reader& r, const std::byte* at);
 bool skip_field(reader& r, std::uint32_t wt, std::uint64_t field, const std::byte* at);
 bool fail_tag(reader& r, const std::byte* at, std::uint64_t field, std::uint32_t wt);
 bool fail_array(reader& r, const std::byte* at, std::size_t extent);
+/// How many length-delimited occurrences of one tag follow each other from p
+/// (p is just after the first tag, whose bytes are [tag, tag + tag_len)).
+std::size_t count_run(const std::byte* p, const std::byte* end, const std::byte* tag, std::size_t tag_len) noexcept;
 
 REFWIRE_PB_INLINE bool read_varint(reader& r, std::uint64_t& v) {
   const auto* p = reinterpret_cast<const std::uint8_t*>(r.cur);
@@ -993,6 +1011,15 @@ REFWIRE_PB_INLINE bool read_field(reader& r, std::uint32_t wt, T& v, std::uint64
         v.push_back(b);
         return true;
       } else {
+        if constexpr (is_vector<T>::value) {
+          if (v.empty() && wt == w_len) {
+            // Reserve for the run of this field's elements that follows (one
+            // scan of their lengths), within half the allocation budget.
+            const std::size_t run = count_run(r.cur, r.end, at, static_cast<std::size_t>(r.cur - at));
+            const std::uint64_t cap = std::min<std::uint64_t>({run, r.elements_left + 1, r.alloc_left / 2 / sizeof(El)});
+            if (cap > 1) v.reserve(static_cast<std::size_t>(cap));
+          }
+        }
         El& e = v.emplace_back();
         reset(e);
         if (!read_elem<E>(r, wt, e, field, at)) [[unlikely]] {
