@@ -1070,6 +1070,9 @@ REFWIRE_PB_INLINE bool read_field(reader& r, std::uint32_t wt, T& v, std::uint64
   }
 }
 
+template <class T> struct time_duration { using type = T; };
+template <class C, class D> struct time_duration<std::chrono::time_point<C, D>> { using type = D; };
+
 template <class T>
 bool time_from(reader& r, const std::byte* at, seconds_nanos sn, T& v) {
   constexpr std::int64_t giga = 1'000'000'000;
@@ -1080,7 +1083,7 @@ bool time_from(reader& r, const std::byte* at, seconds_nanos sn, T& v) {
                    std::to_string(sn.seconds) + " s + " + std::to_string(sn.nanos) +
                        " ns does not fit in int64 nanoseconds");
   }
-  using D = std::conditional_t<is_timestamp<T>::value, typename T::duration, T>;
+  using D = typename time_duration<T>::type;
   D d;
   if constexpr (std::is_same_v<D, std::chrono::nanoseconds>) {
     d = D(ns);
