@@ -48,9 +48,7 @@ struct protobuf {
   /// is not UTF-8 and for a time value outside int64 nanoseconds.
   template <serializable T>
   static void encode(const T& v, std::vector<std::byte>& out, const encode_options& /*options*/) {
-    detail::pb::writer w(out);
-    detail::pb::encode(w, v);
-    w.flush();
+    detail::pb::encode_into(out, v);
   }
 
   /// Decodes a T from in into out (proto3 semantics: out is reset to zero

@@ -2,9 +2,11 @@
 // The protobuf format's encoder and decoder. Machinery for protobuf.hpp.
 // Mapping: docs/protobuf-format.md.
 //
-// Encoding streams fields through the binary format's staged writer; the
-// length of a nested message is computed by a size pass over that message
-// (body_size) just before it is written. Decoding parses tags in a loop and
+// Encoding streams fields through a staged writer. A length-delimited value
+// at the top level of the message (a nested message, a wrapper, a map entry)
+// runs one size pass over its subtree just before it is written; the pass
+// records every length inside it (size_cache), which the write pass consumes
+// in order, so each length is computed once. Decoding parses tags in a loop and
 // dispatches on the field number; every length is checked against the bytes
 // left (of the enclosing message) before anything is allocated.
 
@@ -39,6 +41,19 @@
 
 namespace refwire::detail::pb {
 
+/// The lengths of nested messages, wrappers, map entries and packed varint
+/// runs, recorded by the size pass in the order the write pass needs them
+/// (each slot is taken before the sizes it contains), so that every length is
+/// computed once.
+struct size_cache {
+  std::vector<std::size_t> sizes;
+  bool busy = false;
+  REFWIRE_PB_INLINE std::size_t take() {
+    sizes.push_back(0);
+    return sizes.size() - 1;
+  }
+};
+
 /// Stages writes on the stack and appends them to the output in blocks
 /// (nothing is zero-filled); large byte runs go straight to the output. The
 /// binary format's writer, with force-inlined varints and tags.
@@ -46,7 +61,21 @@ class writer {
  public:
   static constexpr std::size_t stage_size = 4096;
 
-  explicit writer(std::vector<std::byte>& out) noexcept : out_(out) {}
+  writer(std::vector<std::byte>& out, size_cache& sizes) noexcept : out_(out), sizes_(sizes) {}
+
+  /// Lengths are computed lazily: a length-delimited value met at the top
+  /// level runs the size pass over its own subtree (recording the lengths
+  /// inside it), and the values inside consume those in order. A top-level
+  /// message of scalars and strings needs no size pass at all.
+  [[nodiscard]] bool top() const noexcept { return top_; }
+  void set_top(bool t) noexcept { top_ = t; }
+  [[nodiscard]] size_cache& sizes() noexcept { return sizes_; }
+  /// Before a top-level subtree's size pass: everything recorded so far is consumed.
+  void restart_sizes() noexcept {
+    sizes_.sizes.clear();
+    next_ = 0;
+  }
+  REFWIRE_PB_INLINE std::size_t next_size() noexcept { return sizes_.sizes[next_++]; }
   writer(const writer&) = delete;
   writer& operator=(const writer&) = delete;
 
@@ -54,13 +83,23 @@ class writer {
   REFWIRE_PB_INLINE void ensure(std::size_t n) {
     if (static_cast<std::size_t>(lim_ - pos_) < n) [[unlikely]] flush();
   }
-  REFWIRE_PB_INLINE void raw_varint(std::uint64_t v) noexcept {
+  REFWIRE_PB_INLINE void raw_varint(std::uint64_t v) noexcept { pos_ = store_varint(pos_, v); }
+  /// A local cursor (std::byte stores may alias the writer's members, so a
+  /// loop through pos_ would reload it after every byte).
+  REFWIRE_PB_INLINE static std::byte* store_varint(std::byte* p, std::uint64_t v) noexcept {
     while (v >= 0x80) {
-      *pos_++ = static_cast<std::byte>(v | 0x80);
+      *p++ = static_cast<std::byte>(v | 0x80);
       v >>= 7;
     }
-    *pos_++ = static_cast<std::byte>(v);
+    *p++ = static_cast<std::byte>(v);
+    return p;
   }
+  /// Room for n bytes in the stage: a cursor to write them with, or nullptr.
+  REFWIRE_PB_INLINE std::byte* room(std::size_t n) noexcept {
+    if (static_cast<std::size_t>(lim_ - pos_) < n) return nullptr;
+    return pos_;
+  }
+  REFWIRE_PB_INLINE void commit(std::byte* p) noexcept { pos_ = p; }
   /// A compile-time tag: one or a few constant byte stores.
   template <std::uint32_t Tag>
   REFWIRE_PB_INLINE void raw_tag() noexcept {
@@ -121,7 +160,20 @@ class writer {
   std::byte stage_[stage_size];
   std::byte* pos_ = stage_;
   std::byte* const lim_ = stage_ + stage_size;
+  size_cache& sizes_;
+  std::size_t next_ = 0;
+  bool top_ = true;
 };
+
+/// Marks the writer as inside a top-level subtree for a scope.
+struct nested_scope {
+  writer& w;
+  explicit nested_scope(writer& wr) noexcept : w(wr) { w.set_top(false); }
+  ~nested_scope() { w.set_top(true); }
+  nested_scope(const nested_scope&) = delete;
+  nested_scope& operator=(const nested_scope&) = delete;
+};
+
 
 // ------------------------------------------------------------ wire basics
 
@@ -366,9 +418,9 @@ REFWIRE_PB_INLINE bool utf8_valid(const char* p, std::size_t n) noexcept {
 }
 
 template <class T> void put_body(writer& w, const T& v);
-template <class T> std::size_t body_size(const T& v);
+template <class T> std::size_t body_size(const T& v, size_cache& sc);
 template <std::uint32_t N, int_encoding E, class T> REFWIRE_PB_INLINE void put_field(writer& w, const T& v);
-template <std::uint32_t N, int_encoding E, class T> REFWIRE_PB_INLINE std::size_t field_size(const T& v);
+template <std::uint32_t N, int_encoding E, class T> REFWIRE_PB_INLINE std::size_t field_size(const T& v, size_cache& sc);
 
 /// A value that is not singular, as the body of its wrapper message (field 1).
 template <class X, int_encoding E>
@@ -392,13 +444,21 @@ REFWIRE_PB_INLINE void put_value(writer& w, const T& v) {
     w.put_varint(16);
     w.put_bytes(v.bytes.data(), 16);
   } else {
-    w.put_varint(body_size(v));
-    put_body(w, v);
+    if (w.top()) {
+      w.restart_sizes();
+      const std::size_t n = body_size(v, w.sizes());
+      w.put_varint(n);
+      nested_scope inner(w);
+      put_body(w, v);
+    } else {
+      w.put_varint(w.next_size());
+      put_body(w, v);
+    }
   }
 }
 
 template <int_encoding E, class T>
-REFWIRE_PB_INLINE std::size_t value_size(const T& v) {
+REFWIRE_PB_INLINE std::size_t value_size(const T& v, size_cache& sc) {
   constexpr cat c = category<T>();
   if constexpr (c == cat::scalar) {
     return scalar_size<T, E>(v);
@@ -407,7 +467,9 @@ REFWIRE_PB_INLINE std::size_t value_size(const T& v) {
   } else if constexpr (c == cat::uuid) {
     return 17;
   } else {
-    const std::size_t n = body_size(v);
+    const std::size_t slot = sc.take();
+    const std::size_t n = body_size(v, sc);
+    sc.sizes[slot] = n;
     return varint_size(n) + n;
   }
 }
@@ -427,19 +489,28 @@ REFWIRE_PB_INLINE void put_elem(writer& w, const T& v) {
     put_value<E>(w, v);
   } else {
     w.put_tag<tag_v<N, w_len>>();
-    w.put_varint(field_size<1, E>(v));
-    put_field<1, E>(w, v);
+    if (w.top()) {
+      w.restart_sizes();
+      w.put_varint(field_size<1, E>(v, w.sizes()));
+      nested_scope inner(w);
+      put_field<1, E>(w, v);
+    } else {
+      w.put_varint(w.next_size());
+      put_field<1, E>(w, v);
+    }
   }
 }
 
 template <std::uint32_t N, int_encoding E, class T>
-REFWIRE_PB_INLINE std::size_t elem_size(const T& v) {
+REFWIRE_PB_INLINE std::size_t elem_size(const T& v, size_cache& sc) {
   if constexpr (has_codec<T>) {
-    return elem_size<N, E>(codec<T>::to_wire(v));
+    return elem_size<N, E>(codec<T>::to_wire(v), sc);
   } else if constexpr (singular<T>()) {
-    return varint_size(tag_v<N, value_wire<T, E>()>) + value_size<E>(v);
+    return varint_size(tag_v<N, value_wire<T, E>()>) + value_size<E>(v, sc);
   } else {
-    const std::size_t n = field_size<1, E>(v);
+    const std::size_t slot = sc.take();
+    const std::size_t n = field_size<1, E>(v, sc);
+    sc.sizes[slot] = n;
     return varint_size(tag_v<N, w_len>) + varint_size(n) + n;
   }
 }
@@ -456,6 +527,10 @@ inline std::size_t container_size(const T& v) {
 template <class T, int_encoding E>
 inline constexpr bool packed_memcpy =
     bin::memcpy_ok<T> && (is_float_v<T> || (E == int_encoding::fixed && (sizeof(T) == 4 || sizeof(T) == 8)));
+
+/// Packed varints: the run's length is recorded by the size pass.
+template <class El, int_encoding E>
+inline constexpr bool packed_cached = scalar_wire<El, E>() == w_varint && !is_bool_v<scalar_base_t<El>>;
 
 template <int_encoding E, class C>
 inline std::size_t packed_payload_size(const C& v) {
@@ -497,9 +572,18 @@ REFWIRE_PB_INLINE void put_field(writer& w, const T& v) {
     if constexpr (packable<El>()) {
       w.ensure(15);
       w.raw_tag<tag_v<N, w_len>>();
-      w.raw_varint(packed_payload_size<E>(v));
+      if constexpr (!packed_cached<El, E>) w.raw_varint(packed_payload_size<E>(v));
       if constexpr (packed_memcpy<El, E> && (is_vector<T>::value || is_std_array<T>::value || std::is_array_v<T>)) {
         w.put_bytes(std::data(v), container_size(v) * sizeof(El));
+      } else if constexpr (packed_cached<El, E>) {
+        const std::size_t n = w.top() ? packed_payload_size<E>(v) : w.next_size();
+        w.raw_varint(n);
+        if (std::byte* p = w.room(n)) {  // the whole run at once, through a local cursor
+          for (const auto& e : v) p = writer::store_varint(p, scalar_bits<El, E>(static_cast<El>(e)));
+          w.commit(p);
+        } else {
+          for (const auto& e : v) put_scalar<El, E>(w, static_cast<El>(e));
+        }
       } else {
         for (const auto& e : v) put_scalar<El, E>(w, static_cast<El>(e));
       }
@@ -514,43 +598,60 @@ REFWIRE_PB_INLINE void put_field(writer& w, const T& v) {
     for (const auto& [key, value] : v) {
       w.ensure(15);
       w.raw_tag<tag_v<N, w_len>>();
-      w.raw_varint(elem_size<1, E>(key) + elem_size<2, E>(value));
-      put_elem<1, E>(w, key);
-      put_elem<2, E>(w, value);
+      if (w.top()) {
+        w.restart_sizes();
+        w.raw_varint(elem_size<1, E>(key, w.sizes()) + elem_size<2, E>(value, w.sizes()));
+        nested_scope inner(w);
+        put_elem<1, E>(w, key);
+        put_elem<2, E>(w, value);
+      } else {
+        w.raw_varint(w.next_size());
+        put_elem<1, E>(w, key);
+        put_elem<2, E>(w, value);
+      }
     }
   }
 }
 
 template <std::uint32_t N, int_encoding E, class T>
-REFWIRE_PB_INLINE std::size_t field_size(const T& v) {
+REFWIRE_PB_INLINE std::size_t field_size(const T& v, size_cache& sc) {
   constexpr cat c = category<T>();
   if constexpr (c == cat::codec) {
-    return field_size<N, E>(codec<T>::to_wire(v));
+    return field_size<N, E>(codec<T>::to_wire(v), sc);
   } else if constexpr (c == cat::scalar) {
-    return scalar_is_zero(v) ? 0 : elem_size<N, E>(v);
+    return scalar_is_zero(v) ? 0 : elem_size<N, E>(v, sc);
   } else if constexpr (c == cat::string || c == cat::blob) {
-    return v.empty() ? 0 : elem_size<N, E>(v);
+    return v.empty() ? 0 : elem_size<N, E>(v, sc);
   } else if constexpr (c == cat::uuid) {
-    return v.is_nil() ? 0 : elem_size<N, E>(v);
+    return v.is_nil() ? 0 : elem_size<N, E>(v, sc);
   } else if constexpr (c == cat::message) {
-    return elem_size<N, E>(v);
+    return elem_size<N, E>(v, sc);
   } else if constexpr (c == cat::optional) {
-    return v ? elem_size<N, E>(*v) : 0;
+    return v ? elem_size<N, E>(*v, sc) : 0;
   } else if constexpr (c == cat::repeated) {
     using El = repeated_elem_t<T>;
     if (container_size(v) == 0) return 0;
     if constexpr (packable<El>()) {
-      const std::size_t n = packed_payload_size<E>(v);
+      std::size_t n;
+      if constexpr (packed_cached<El, E>) {
+        const std::size_t slot = sc.take();
+        n = packed_payload_size<E>(v);
+        sc.sizes[slot] = n;
+      } else {
+        n = packed_payload_size<E>(v);
+      }
       return varint_size(tag_v<N, w_len>) + varint_size(n) + n;
     } else {
       std::size_t n = 0;
-      for (const auto& e : v) n += elem_size<N, E>(static_cast<const El&>(e));
+      for (const auto& e : v) n += elem_size<N, E>(static_cast<const El&>(e), sc);
       return n;
     }
   } else if constexpr (c == cat::map) {
     std::size_t n = 0;
     for (const auto& [key, value] : v) {
-      const std::size_t entry = elem_size<1, E>(key) + elem_size<2, E>(value);
+      const std::size_t slot = sc.take();
+      const std::size_t entry = elem_size<1, E>(key, sc) + elem_size<2, E>(value, sc);
+      sc.sizes[slot] = entry;
       n += varint_size(tag_v<N, w_len>) + varint_size(entry) + entry;
     }
     return n;
@@ -582,23 +683,23 @@ void put_body(writer& w, const T& v) {
 }
 
 template <class T>
-std::size_t body_size(const T& v) {
+std::size_t body_size(const T& v, size_cache& sc) {
   if constexpr (is_timestamp<T>::value || is_duration<T>::value) {
     const seconds_nanos sn = split_time(v);
-    return field_size<1, int_encoding::varint>(sn.seconds) + field_size<2, int_encoding::varint>(sn.nanos);
+    return field_size<1, int_encoding::varint>(sn.seconds, sc) + field_size<2, int_encoding::varint>(sn.nanos, sc);
   } else if constexpr (is_variant<T>::value) {
     return boost::mp11::mp_with_index<std::variant_size_v<T>>(v.index(), [&](auto I) {
-      return elem_size<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(*std::get_if<I>(&v));
+      return elem_size<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(*std::get_if<I>(&v), sc);
     });
   } else if constexpr (is_tuple<T>::value) {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return (std::size_t{0} + ... + field_size<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(std::get<I>(v)));
+      return (std::size_t{0} + ... + field_size<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(std::get<I>(v), sc));
     }(std::make_index_sequence<std::tuple_size_v<T>>{});
   } else {
     std::size_t n = 0;
     for_each_field(v, [&](auto field, const auto& member) {
       using F = decltype(field);
-      n += field_size<number_of<F>(), F::attr.encoding>(member);
+      n += field_size<number_of<F>(), F::attr.encoding>(member, sc);
     });
     return n;
   }
@@ -606,6 +707,32 @@ std::size_t body_size(const T& v) {
 
 /// A top-level value: a record, tuple or variant is the message; anything
 /// else (timestamps and durations included) is field 1 of a wrapper message.
+template <class T>
+void encode(writer& w, const T& v);
+
+/// The calling thread's size cache (its storage is reused across encodes); a
+/// nested encode (a codec's to_wire that serializes) gets a fresh one.
+inline size_cache& thread_size_cache() {
+  thread_local size_cache cache;
+  return cache;
+}
+
+/// Appends v's encoding to out.
+template <class T>
+void encode_into(std::vector<std::byte>& out, const T& v) {
+  size_cache& shared = thread_size_cache();
+  size_cache local;
+  size_cache& sc = shared.busy ? local : shared;
+  struct release {
+    size_cache& c;
+    ~release() { c.busy = false; }
+  } guard{sc};
+  sc.busy = true;
+  writer w(out, sc);
+  encode(w, v);
+  w.flush();
+}
+
 template <class T>
 void encode(writer& w, const T& v) {
   if constexpr (has_codec<T>) {
