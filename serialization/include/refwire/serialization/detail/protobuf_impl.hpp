@@ -779,23 +779,24 @@ std::size_t count_run(const std::byte* p, const std::byte* end, const std::byte*
 
 REFWIRE_PB_INLINE bool read_varint(reader& r, std::uint64_t& v) {
   const auto* p = reinterpret_cast<const std::uint8_t*>(r.cur);
-  if (r.end - r.cur >= 10) [[likely]] {
-    std::uint64_t b = p[0];
+  const std::size_t left = r.left();
+  if (left != 0 && p[0] < 0x80) [[likely]] {
+    v = p[0];
+    r.cur += 1;
+    return true;
+  }
+  // Bounded by the bytes left (the end of a nested message or packed run is
+  // near for its last fields); errors are reported out of line.
+  const std::size_t max = left < 10 ? left : 10;
+  std::uint64_t res = 0;
+  for (std::size_t i = 0; i < max; ++i) {
+    const std::uint64_t b = p[i];
+    res |= (b & 0x7f) << (7 * i);
     if (b < 0x80) {
-      v = b;
-      r.cur += 1;
+      if (i == 9 && b > 1) [[unlikely]] break;
+      v = res;
+      r.cur += i + 1;
       return true;
-    }
-    std::uint64_t res = b & 0x7f;
-    for (unsigned i = 1; i < 10; ++i) {
-      b = p[i];
-      res |= (b & 0x7f) << (7 * i);
-      if (b < 0x80) {
-        if (i == 9 && b > 1) [[unlikely]] break;
-        v = res;
-        r.cur += i + 1;
-        return true;
-      }
     }
   }
   return read_varint_slow(r, v);
