@@ -257,10 +257,25 @@ constexpr wire value_wire() {
   else return w_len;
 }
 
-/// A repeated element written packed: scalars.
+/// A repeated element written packed: scalars, and codec types whose
+/// surrogate is a scalar.
 template <class T>
 constexpr bool packable() {
-  return category<T>() == cat::scalar;
+  if constexpr (has_codec<T>) return packable<typename codec<T>::wire>();
+  else return category<T>() == cat::scalar;
+}
+
+/// The scalar a packable element is written as (through its codec, if any).
+template <class T> struct scalar_of { using type = T; };
+template <class T>
+  requires has_codec<T>
+struct scalar_of<T> { using type = typename scalar_of<typename codec<T>::wire>::type; };
+template <class T> using scalar_of_t = typename scalar_of<T>::type;
+
+template <class T>
+REFWIRE_PB_INLINE scalar_of_t<T> as_scalar(const T& v) {
+  if constexpr (has_codec<T>) return as_scalar(codec<T>::to_wire(v));
+  else return v;
 }
 
 template <std::uint32_t N, wire W>
@@ -534,7 +549,8 @@ inline constexpr bool packed_cached = scalar_wire<El, E>() == w_varint && !is_bo
 
 template <int_encoding E, class C>
 inline std::size_t packed_payload_size(const C& v) {
-  using El = repeated_elem_t<C>;
+  using R = repeated_elem_t<C>;
+  using El = scalar_of_t<R>;
   constexpr wire wt = scalar_wire<El, E>();
   if constexpr (wt == w_i32) {
     return container_size(v) * 4;
@@ -544,7 +560,7 @@ inline std::size_t packed_payload_size(const C& v) {
     return container_size(v);
   } else {
     std::size_t n = 0;
-    for (const auto& e : v) n += scalar_size<El, E>(e);
+    for (const auto& e : v) n += scalar_size<El, E>(as_scalar<R>(e));
     return n;
   }
 }
@@ -570,22 +586,23 @@ REFWIRE_PB_INLINE void put_field(writer& w, const T& v) {
     using El = repeated_elem_t<T>;
     if (container_size(v) == 0) return;
     if constexpr (packable<El>()) {
+      using S = scalar_of_t<El>;
       w.ensure(15);
       w.raw_tag<tag_v<N, w_len>>();
-      if constexpr (!packed_cached<El, E>) w.raw_varint(packed_payload_size<E>(v));
+      if constexpr (!packed_cached<S, E>) w.raw_varint(packed_payload_size<E>(v));
       if constexpr (packed_memcpy<El, E> && (is_vector<T>::value || is_std_array<T>::value || std::is_array_v<T>)) {
         w.put_bytes(std::data(v), container_size(v) * sizeof(El));
-      } else if constexpr (packed_cached<El, E>) {
+      } else if constexpr (packed_cached<S, E>) {
         const std::size_t n = w.top() ? packed_payload_size<E>(v) : w.next_size();
         w.raw_varint(n);
         if (std::byte* p = w.room(n)) {  // the whole run at once, through a local cursor
-          for (const auto& e : v) p = writer::store_varint(p, scalar_bits<El, E>(static_cast<El>(e)));
+          for (const auto& e : v) p = writer::store_varint(p, scalar_bits<S, E>(as_scalar<El>(e)));
           w.commit(p);
         } else {
-          for (const auto& e : v) put_scalar<El, E>(w, static_cast<El>(e));
+          for (const auto& e : v) put_scalar<S, E>(w, as_scalar<El>(e));
         }
       } else {
-        for (const auto& e : v) put_scalar<El, E>(w, static_cast<El>(e));
+        for (const auto& e : v) put_scalar<S, E>(w, as_scalar<El>(e));
       }
     } else {
       for (const auto& e : v) put_elem<N, E>(w, static_cast<const El&>(e));
@@ -633,7 +650,7 @@ REFWIRE_PB_INLINE std::size_t field_size(const T& v, size_cache& sc) {
     if (container_size(v) == 0) return 0;
     if constexpr (packable<El>()) {
       std::size_t n;
-      if constexpr (packed_cached<El, E>) {
+      if constexpr (packed_cached<scalar_of_t<El>, E>) {
         const std::size_t slot = sc.take();
         n = packed_payload_size<E>(v);
         sc.sizes[slot] = n;
@@ -728,9 +745,15 @@ void encode_into(std::vector<std::byte>& out, const T& v) {
     ~release() { c.busy = false; }
   } guard{sc};
   sc.busy = true;
-  writer w(out, sc);
-  encode(w, v);
-  w.flush();
+  const std::size_t old = out.size();
+  try {
+    writer w(out, sc);
+    encode(w, v);
+    w.flush();
+  } catch (...) {
+    out.resize(old);  // no partial encoding is left behind
+    throw;
+  }
 }
 
 template <class T>
@@ -1024,7 +1047,8 @@ inline void push_map_key(reader& r, const K& key) {
 template <int_encoding E, class C>
 inline bool read_packed(reader& r, C& v, const std::byte* at, std::uint32_t& count) {
   using El = repeated_elem_t<C>;
-  constexpr wire wt = scalar_wire<El, E>();
+  using S = scalar_of_t<El>;
+  constexpr wire wt = scalar_wire<S, E>();
   std::uint64_t n;
   if (!read_length(r, n, "packed field")) [[unlikely]] return false;
   const std::byte* const stop = r.cur + n;
@@ -1065,8 +1089,19 @@ inline bool read_packed(reader& r, C& v, const std::byte* at, std::uint32_t& cou
     sub_message sub(r, static_cast<std::size_t>(n));
     if constexpr (is_vector<C>::value) v.reserve(v.size() + static_cast<std::size_t>(elems));
     while (r.cur != r.end) {
-      El e{};
-      if (!read_scalar<El, E>(r, e)) [[unlikely]] return false;
+      const std::byte* eat = r.cur;
+      S s{};
+      if (!read_scalar<S, E>(r, s)) [[unlikely]] return false;
+      El e;
+      if constexpr (has_codec<El>) {
+        try {
+          e = codec<El>::from_wire(std::move(s));
+        } catch (const std::exception& ex) {
+          return fail_at(r, eat, errc::invalid_value, ex.what());
+        }
+      } else {
+        e = s;
+      }
       if constexpr (std::is_array_v<C> || is_std_array<C>::value) {
         v[count++] = e;
       } else if constexpr (is_set<C>::value) {
