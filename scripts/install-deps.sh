@@ -8,7 +8,7 @@ packages=(
   # toolchain
   cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
   # the library
-  libboost1.81-dev libsimdjson-dev libprotobuf-dev protobuf-compiler liblz4-dev libxxhash-dev libssl-dev
+  libboost1.81-dev libsimdjson-dev libprotobuf-dev protobuf-compiler libprotoc-dev liblz4-dev libxxhash-dev libssl-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # benchmark peers (not msgpack-cxx: Debian's pulls in Boost 1.74)

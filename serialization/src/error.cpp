@@ -21,6 +21,10 @@ std::string_view to_string(errc code) noexcept {
     case errc::corrupt_compressed: return "corrupt_compressed";
     case errc::invalid_snapshot: return "invalid_snapshot";
     case errc::io_error: return "io_error";
+    case errc::wire_type: return "wire_type";
+    case errc::invalid_field: return "invalid_field";
+    case errc::unknown_field: return "unknown_field";
+    case errc::invalid_utf8: return "invalid_utf8";
   }
   return "unknown";
 }

@@ -1,6 +1,7 @@
-// Writes the seed corpus of fuzz_binary: small valid encodings, each prefixed
-// with its type's selector byte. Usage: fuzz_binary_corpus <dir>
-// (the committed seeds are in tests/fuzz/corpus/binary/).
+// Writes the seed corpus of fuzz_binary (or, built with REFWIRE_CORPUS_PROTOBUF,
+// of fuzz_protobuf): small valid encodings, each prefixed with its type's
+// selector byte. Usage: fuzz_binary_corpus <dir> / fuzz_protobuf_corpus <dir>
+// (the committed seeds are in tests/fuzz/corpus/binary/ and corpus/protobuf/).
 #include "fuzz_types.hpp"
 
 #include <cstdio>
@@ -16,7 +17,11 @@ std::string out_dir;
 template <class T>
 void seed(fuzz::kind k, const std::string& name, const T& v) {
   std::vector<std::byte> b{static_cast<std::byte>(k)};
+#ifdef REFWIRE_CORPUS_PROTOBUF
+  const std::vector<std::byte> body = refwire::serialize<refwire::protobuf>(v);
+#else
   const std::vector<std::byte> body = refwire::serialize(v);
+#endif
   b.insert(b.end(), body.begin(), body.end());
   std::ofstream f(out_dir + "/" + name + ".bin", std::ios::binary | std::ios::trunc);
   f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));

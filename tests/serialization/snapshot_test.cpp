@@ -253,6 +253,32 @@ TEST(Snapshot, FileRoundTripWithAndWithoutLz4) {
   EXPECT_EQ(refwire::load_snapshot<plain_agg>(dir / "agg.rfw"), (plain_agg{4, 0.5}));
 }
 
+// Every format: the header records it, load_snapshot reads it back from the
+// header alone (the caller names only the type), with and without lz4.
+template <class F>
+void round_trip_in_format(const fs::path& p) {
+  const state s = make_state(11, 300);
+  for (auto c : {refwire::compression::none, refwire::compression::lz4}) {
+    refwire::save_snapshot<F>(p, s, {.compression = c});
+    const std::vector<std::byte> b = read_all(p);
+    ASSERT_GE(b.size(), header_size);
+    EXPECT_EQ(get_le(b, 10, 1), F::id) << F::name;
+    EXPECT_EQ(get_le(b, 11, 1), c == refwire::compression::lz4 ? 1u : 0u) << F::name;
+    EXPECT_EQ(refwire::load_snapshot<state>(p), s) << F::name;
+  }
+  // A PFR aggregate where the format is positional.
+  if constexpr (F::positional) {
+    refwire::save_snapshot<F>(p, plain_agg{-4, 0.25});
+    EXPECT_EQ(refwire::load_snapshot<plain_agg>(p), (plain_agg{-4, 0.25})) << F::name;
+  }
+}
+
+TEST(Snapshot, EveryFormatIsReadFromTheHeader) {
+  temp_dir dir;
+  round_trip_in_format<refwire::binary>(dir / "binary.rfw");
+  round_trip_in_format<refwire::protobuf>(dir / "protobuf.rfw");
+}
+
 TEST(Snapshot, RelativePathAndModeFollowTheUmask) {
   temp_dir dir;
   const fs::path cwd = fs::current_path();
@@ -410,7 +436,7 @@ TEST(SnapshotDamage, UnknownFormat) {
   const auto e = failure(b);
   ASSERT_TRUE(e);
   EXPECT_EQ(e->kind(), refwire::snapshot_errc::unknown_format);
-  EXPECT_STREQ(e->what(), "refwire: snapshot \"<memory>\": unknown format id 9 (this program reads 1 binary)");
+  EXPECT_STREQ(e->what(), "refwire: snapshot \"<memory>\": unknown format id 9 (this program reads 1 binary, 3 protobuf)");
 }
 
 TEST(SnapshotDamage, FormatThatCannotCarryTheType) {

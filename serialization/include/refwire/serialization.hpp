@@ -15,6 +15,7 @@
 #include <refwire/serialization/compression.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
+#include <refwire/serialization/protobuf.hpp>
 #include <refwire/serialization/reflect.hpp>
 #include <refwire/serialization/serialize.hpp>
 #include <refwire/serialization/snapshot.hpp>

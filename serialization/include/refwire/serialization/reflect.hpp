@@ -66,7 +66,25 @@ struct field_attr {
     return std::to_array<::refwire::field_attr>({__VA_ARGS__});                \
   }
 
+/// Names TYPE (a record or an enum) in schema output: the message or enum
+/// name proto_schema writes. Declared in TYPE's namespace, next to the type.
+/// Boost.Describe does not record a type's name, and refwire never takes one
+/// from the compiler (g++ and clang spell types differently); an unnamed type
+/// gets a name derived from its canonical spelling, see detail::schema_name.
+///
+///   struct point { int x; int y; };
+///   BOOST_DESCRIBE_STRUCT(point, (), (x, y))
+///   REFWIRE_NAME(point, "Point")
+#define REFWIRE_NAME(TYPE, NAME)                                                  \
+  [[maybe_unused]] constexpr ::std::string_view refwire_type_name(TYPE**) {       \
+    return NAME;                                                                  \
+  }
+
 namespace detail {
+
+/// True when REFWIRE_NAME gave T a name.
+template <class T>
+concept has_type_name = requires { refwire_type_name(static_cast<T**>(nullptr)); };
 
 template <class T>
 concept has_attributes = requires { refwire_attributes(static_cast<T**>(nullptr)); };

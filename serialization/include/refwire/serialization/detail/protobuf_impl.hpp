@@ -1,0 +1,1407 @@
+#pragma once
+// The protobuf format's encoder and decoder. Machinery for protobuf.hpp.
+// Mapping: docs/protobuf-format.md.
+//
+// Encoding streams fields through a staged writer. A length-delimited value
+// at the top level of the message (a nested message, a wrapper, a map entry)
+// runs one size pass over its subtree just before it is written; the pass
+// records every length inside it (size_cache), which the write pass consumes
+// in order, so each length is computed once. Decoding parses tags in a loop and
+// dispatches on the field number; every length is checked against the bytes
+// left (of the enclosing message) before anything is allocated.
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <boost/mp11/algorithm.hpp>
+
+#include <refwire/serialization/detail/binary_impl.hpp>
+#include <refwire/serialization/error.hpp>
+#include <refwire/serialization/options.hpp>
+#include <refwire/serialization/reflect.hpp>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define REFWIRE_PB_INLINE [[gnu::always_inline]] inline
+#else
+#define REFWIRE_PB_INLINE inline
+#endif
+
+namespace refwire::detail::pb {
+
+/// The lengths of nested messages, wrappers, map entries and packed varint
+/// runs, recorded by the size pass in the order the write pass needs them
+/// (each slot is taken before the sizes it contains), so that every length is
+/// computed once.
+struct size_cache {
+  std::vector<std::size_t> sizes;
+  bool busy = false;
+  REFWIRE_PB_INLINE std::size_t take() {
+    sizes.push_back(0);
+    return sizes.size() - 1;
+  }
+};
+
+/// Stages writes on the stack and appends them to the output in blocks
+/// (nothing is zero-filled); large byte runs go straight to the output. The
+/// binary format's writer, with force-inlined varints and tags.
+class writer {
+ public:
+  static constexpr std::size_t stage_size = 4096;
+
+  writer(std::vector<std::byte>& out, size_cache& sizes) noexcept : out_(out), sizes_(sizes) {}
+
+  /// Lengths are computed lazily: a length-delimited value met at the top
+  /// level runs the size pass over its own subtree (recording the lengths
+  /// inside it), and the values inside consume those in order. A top-level
+  /// message of scalars and strings needs no size pass at all.
+  [[nodiscard]] bool top() const noexcept { return top_; }
+  void set_top(bool t) noexcept { top_ = t; }
+  [[nodiscard]] size_cache& sizes() noexcept { return sizes_; }
+  /// Before a top-level subtree's size pass: everything recorded so far is consumed.
+  void restart_sizes() noexcept {
+    sizes_.sizes.clear();
+    next_ = 0;
+  }
+  REFWIRE_PB_INLINE std::size_t next_size() noexcept { return sizes_.sizes[next_++]; }
+  writer(const writer&) = delete;
+  writer& operator=(const writer&) = delete;
+
+  /// At least n (<= 32) bytes are free in the stage.
+  REFWIRE_PB_INLINE void ensure(std::size_t n) {
+    if (static_cast<std::size_t>(lim_ - pos_) < n) [[unlikely]] flush();
+  }
+  REFWIRE_PB_INLINE void raw_varint(std::uint64_t v) noexcept { pos_ = store_varint(pos_, v); }
+  /// A local cursor (std::byte stores may alias the writer's members, so a
+  /// loop through pos_ would reload it after every byte).
+  REFWIRE_PB_INLINE static std::byte* store_varint(std::byte* p, std::uint64_t v) noexcept {
+    while (v >= 0x80) {
+      *p++ = static_cast<std::byte>(v | 0x80);
+      v >>= 7;
+    }
+    *p++ = static_cast<std::byte>(v);
+    return p;
+  }
+  /// Room for n bytes in the stage: a cursor to write them with, or nullptr.
+  REFWIRE_PB_INLINE std::byte* room(std::size_t n) noexcept {
+    if (static_cast<std::size_t>(lim_ - pos_) < n) return nullptr;
+    return pos_;
+  }
+  REFWIRE_PB_INLINE void commit(std::byte* p) noexcept { pos_ = p; }
+  /// A compile-time tag: one or a few constant byte stores.
+  template <std::uint32_t Tag>
+  REFWIRE_PB_INLINE void raw_tag() noexcept {
+    if constexpr (Tag < 0x80) {
+      *pos_++ = static_cast<std::byte>(Tag);
+    } else if constexpr (Tag < 0x4000) {
+      pos_[0] = static_cast<std::byte>((Tag & 0x7f) | 0x80);
+      pos_[1] = static_cast<std::byte>(Tag >> 7);
+      pos_ += 2;
+    } else {
+      raw_varint(Tag);
+    }
+  }
+  template <class T>
+  REFWIRE_PB_INLINE void raw_fixed(T v) noexcept {
+    bin::store_le(pos_, v);
+    pos_ += sizeof(T);
+  }
+  REFWIRE_PB_INLINE void put_varint(std::uint64_t v) {
+    ensure(10);
+    raw_varint(v);
+  }
+  template <std::uint32_t Tag>
+  REFWIRE_PB_INLINE void put_tag() {
+    ensure(5);
+    raw_tag<Tag>();
+  }
+  template <class T>
+  REFWIRE_PB_INLINE void put(T v) {
+    ensure(sizeof(T));
+    raw_fixed(v);
+  }
+  REFWIRE_PB_INLINE void put_bytes(const void* p, std::size_t n) {
+    if (n <= static_cast<std::size_t>(lim_ - pos_)) [[likely]] {
+      if (n != 0) std::memcpy(pos_, p, n);
+      pos_ += n;
+      return;
+    }
+    put_bytes_slow(p, n);
+  }
+
+  [[gnu::noinline]] void put_bytes_slow(const void* p, std::size_t n) {
+    flush();
+    if (n < stage_size / 2) {
+      std::memcpy(pos_, p, n);
+      pos_ += n;
+    } else {
+      bin::append_bytes(out_, static_cast<const std::byte*>(p), n);
+    }
+  }
+  [[gnu::noinline]] void flush() {
+    bin::append_bytes(out_, stage_, static_cast<std::size_t>(pos_ - stage_));
+    pos_ = stage_;
+  }
+
+ private:
+  std::vector<std::byte>& out_;
+  std::byte stage_[stage_size];
+  std::byte* pos_ = stage_;
+  std::byte* const lim_ = stage_ + stage_size;
+  size_cache& sizes_;
+  std::size_t next_ = 0;
+  bool top_ = true;
+};
+
+/// Marks the writer as inside a top-level subtree for a scope.
+struct nested_scope {
+  writer& w;
+  explicit nested_scope(writer& wr) noexcept : w(wr) { w.set_top(false); }
+  ~nested_scope() { w.set_top(true); }
+  nested_scope(const nested_scope&) = delete;
+  nested_scope& operator=(const nested_scope&) = delete;
+};
+
+
+// ------------------------------------------------------------ wire basics
+
+/// Protobuf wire types.
+enum wire : std::uint32_t { w_varint = 0, w_i64 = 1, w_len = 2, w_sgroup = 3, w_egroup = 4, w_i32 = 5 };
+
+inline constexpr std::uint32_t max_field_number = (1U << 29) - 1;
+
+/// What a C++ type is to protobuf (after codec<T> is applied).
+enum class cat : std::uint8_t { scalar, string, blob, uuid, message, optional, repeated, map, codec };
+
+template <class T>
+constexpr cat category() {
+  if constexpr (has_codec<T>) return cat::codec;
+  else if constexpr (is_bool_v<T> || is_integer_v<T> || is_float_v<T> || std::is_enum_v<T>) return cat::scalar;
+  else if constexpr (is_string_v<T>) return cat::string;
+  else if constexpr (is_blob_v<T>) return cat::blob;
+  else if constexpr (is_uuid_v<T>) return cat::uuid;
+  else if constexpr (is_timestamp<T>::value || is_duration<T>::value) return cat::message;
+  else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) return cat::optional;
+  else if constexpr (is_sequence<T>::value || is_set<T>::value || is_std_array<T>::value || std::is_array_v<T>)
+    return cat::repeated;
+  else if constexpr (is_map<T>::value) return cat::map;
+  else if constexpr (is_variant<T>::value || is_tuple<T>::value || record<T>) return cat::message;
+  else {
+    static_assert(dependent_false<T>,
+                  "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "
+                  "make it an aggregate, or specialize refwire::codec<T>");
+    return cat::scalar;
+  }
+}
+
+/// A type that is one protobuf value: a scalar, string, bytes or a message.
+/// Anything else (optional, repeated, map) inside a context that needs one
+/// value (a repeated element, a map value, a oneof alternative) is wrapped in
+/// a message whose field 1 holds it.
+template <class T>
+constexpr bool singular() {
+  constexpr cat c = category<T>();
+  if constexpr (c == cat::codec) return singular<typename codec<T>::wire>();
+  else return c == cat::scalar || c == cat::string || c == cat::blob || c == cat::uuid || c == cat::message;
+}
+
+template <class T> struct repeated_elem { using type = typename T::value_type; };
+template <class T, std::size_t N> struct repeated_elem<T[N]> { using type = T; };
+template <class T> using repeated_elem_t = typename repeated_elem<T>::type;
+
+/// The integer type on the wire for an integer (or enum's underlying) type:
+/// int32 / uint32 / int64 / uint64.
+template <class T>
+using wire_int_t = std::conditional_t<sizeof(T) <= 4, std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>,
+                                      std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>;
+
+template <class T> struct scalar_base { using type = T; };
+template <class T>
+  requires std::is_enum_v<T>
+struct scalar_base<T> { using type = std::underlying_type_t<T>; };
+/// bool, an integer or a float: what a scalar (or an enum) is read and written as.
+template <class T> using scalar_base_t = typename scalar_base<T>::type;
+
+/// The wire type of a scalar under an encoding.
+template <class T, int_encoding E>
+constexpr wire scalar_wire() {
+  using B = scalar_base_t<T>;
+  if constexpr (is_bool_v<B>) return w_varint;
+  else if constexpr (is_float_v<B>) return sizeof(B) == 4 ? w_i32 : w_i64;
+  else if constexpr (E == int_encoding::fixed) return sizeof(B) <= 4 ? w_i32 : w_i64;
+  else {
+    static_assert(E != int_encoding::zigzag || std::is_signed_v<B>,
+                  "refwire: int_encoding::zigzag (sint32/sint64) needs a signed integer field");
+    return w_varint;
+  }
+}
+
+/// The wire type of a singular value.
+template <class T, int_encoding E>
+constexpr wire value_wire() {
+  constexpr cat c = category<T>();
+  if constexpr (c == cat::codec) return value_wire<typename codec<T>::wire, E>();
+  else if constexpr (c == cat::scalar) return scalar_wire<T, E>();
+  else return w_len;
+}
+
+/// A repeated element written packed: scalars, and codec types whose
+/// surrogate is a scalar.
+template <class T>
+constexpr bool packable() {
+  if constexpr (has_codec<T>) return packable<typename codec<T>::wire>();
+  else return category<T>() == cat::scalar;
+}
+
+/// The scalar a packable element is written as (through its codec, if any).
+template <class T> struct scalar_of { using type = T; };
+template <class T>
+  requires has_codec<T>
+struct scalar_of<T> { using type = typename scalar_of<typename codec<T>::wire>::type; };
+template <class T> using scalar_of_t = typename scalar_of<T>::type;
+
+template <class T>
+REFWIRE_PB_INLINE scalar_of_t<T> as_scalar(const T& v) {
+  if constexpr (has_codec<T>) return as_scalar(codec<T>::to_wire(v));
+  else return v;
+}
+
+template <std::uint32_t N, wire W>
+inline constexpr std::uint32_t tag_v = (N << 3) | W;
+
+constexpr std::size_t varint_size(std::uint64_t v) noexcept {
+  return static_cast<std::size_t>((std::bit_width(v | 1) * 9 + 64) / 64);
+}
+
+// ------------------------------------------------------------ field numbers
+
+/// A record field's protobuf number: its attribute's `.number`, else position + 1.
+template <class F>
+constexpr std::uint32_t number_of() {
+  if constexpr (F::attr.number != 0) {
+    return F::attr.number;
+  } else {
+    return static_cast<std::uint32_t>(F::index + 1);
+  }
+}
+
+template <record T>
+constexpr bool numbers_valid() {
+  bool ok = true;
+  std::array<std::uint32_t, boost::mp11::mp_size<walked_fields_t<T>>::value + 1> seen{};
+  std::size_t n = 0;
+  boost::mp11::mp_for_each<walked_fields_t<T>>([&](auto f) {
+    const std::uint32_t num = number_of<decltype(f)>();
+    if (num == 0 || num > max_field_number || (num >= 19000 && num <= 19999)) ok = false;
+    for (std::size_t i = 0; i < n; ++i) ok = ok && seen[i] != num;
+    seen[n++] = num;
+  });
+  return ok;
+}
+
+template <record T>
+constexpr void check_numbers() {
+  static_assert(numbers_valid<T>(),
+                "refwire: protobuf field numbers of this type must be unique, in 1..2^29-1 and outside the "
+                "reserved range 19000..19999");
+}
+
+// ---------------------------------------------------------- scalar encoding
+
+/// The varint (or fixed) image of a scalar under an encoding.
+template <class T, int_encoding E>
+constexpr std::uint64_t scalar_bits(T v) noexcept {
+  using B = scalar_base_t<T>;
+  const B b = static_cast<B>(v);
+  if constexpr (is_bool_v<B>) {
+    return b ? 1 : 0;
+  } else if constexpr (is_float_v<B>) {
+    if constexpr (sizeof(B) == 4) return std::bit_cast<std::uint32_t>(b);
+    else return std::bit_cast<std::uint64_t>(b);
+  } else {
+    using I = wire_int_t<B>;
+    const I i = static_cast<I>(b);
+    if constexpr (E == int_encoding::zigzag) {
+      using U = std::make_unsigned_t<I>;
+      return static_cast<U>((static_cast<U>(i) << 1) ^ static_cast<U>(i >> (sizeof(I) * 8 - 1)));
+    } else if constexpr (E == int_encoding::fixed) {
+      return static_cast<std::make_unsigned_t<I>>(i);
+    } else if constexpr (std::is_signed_v<I>) {
+      return static_cast<std::uint64_t>(static_cast<std::int64_t>(i));  // int32: sign-extended, as protobuf
+    } else {
+      return static_cast<std::uint64_t>(i);
+    }
+  }
+}
+
+/// A scalar's payload; the caller has ensured 10 free bytes.
+template <class T, int_encoding E>
+REFWIRE_PB_INLINE void raw_scalar(writer& w, T v) {
+  constexpr wire wt = scalar_wire<T, E>();
+  const std::uint64_t bits = scalar_bits<T, E>(v);
+  if constexpr (wt == w_varint) {
+    w.raw_varint(bits);
+  } else if constexpr (wt == w_i32) {
+    w.raw_fixed(static_cast<std::uint32_t>(bits));
+  } else {
+    w.raw_fixed(bits);
+  }
+}
+
+template <class T, int_encoding E>
+REFWIRE_PB_INLINE void put_scalar(writer& w, T v) {
+  w.ensure(10);
+  raw_scalar<T, E>(w, v);
+}
+
+template <class T, int_encoding E>
+constexpr std::size_t scalar_size(T v) noexcept {
+  constexpr wire wt = scalar_wire<T, E>();
+  if constexpr (wt == w_varint) {
+    using B = scalar_base_t<T>;
+    if constexpr (is_bool_v<B>) return 1;
+    else return varint_size(scalar_bits<T, E>(v));
+  } else if constexpr (wt == w_i32) {
+    return 4;
+  } else {
+    return 8;
+  }
+}
+
+template <class T>
+constexpr bool scalar_is_zero(T v) noexcept {
+  return scalar_bits<T, int_encoding::varint>(v) == 0;  // floats: the bits (-0.0 and NaN are written)
+}
+
+// ------------------------------------------------------------ time values
+
+/// seconds and nanos of a google.protobuf.Timestamp (nanos in [0, 1e9)) or
+/// Duration (nanos with the sign of seconds).
+struct seconds_nanos {
+  std::int64_t seconds = 0;
+  std::int32_t nanos = 0;
+};
+
+template <class T>
+seconds_nanos split_time(const T& v) {
+  constexpr std::int64_t giga = 1'000'000'000;
+  if constexpr (is_timestamp<T>::value) {
+    const std::int64_t ns = bin::to_nanoseconds(v.time_since_epoch());
+    std::int64_t s = ns / giga;
+    std::int64_t n = ns % giga;
+    if (n < 0) {
+      n += giga;
+      --s;
+    }
+    return {s, static_cast<std::int32_t>(n)};
+  } else {
+    const std::int64_t ns = bin::to_nanoseconds(v);
+    return {ns / giga, static_cast<std::int32_t>(ns % giga)};
+  }
+}
+
+// ------------------------------------------------------------------ encode
+
+/// Throws encode_error: protobuf's string fields must hold UTF-8 (the text is quoted, shortened).
+[[noreturn]] void throw_invalid_utf8(std::string_view text);
+/// Validates UTF-8 (no overlongs, surrogates or code points past U+10FFFF).
+bool utf8_valid_slow(const char* p, std::size_t n) noexcept;
+/// UTF-8 check with an inline ASCII fast path (8 bytes at a time).
+REFWIRE_PB_INLINE bool utf8_valid(const char* p, std::size_t n) noexcept {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t chunk;
+    std::memcpy(&chunk, p + i, 8);
+    if ((chunk & 0x8080808080808080ULL) != 0) return utf8_valid_slow(p + i, n - i);
+  }
+  for (; i < n; ++i) {
+    if (static_cast<unsigned char>(p[i]) >= 0x80) return utf8_valid_slow(p + i, n - i);
+  }
+  return true;
+}
+
+template <class T> void put_body(writer& w, const T& v);
+template <class T> std::size_t body_size(const T& v, size_cache& sc);
+template <std::uint32_t N, int_encoding E, class T> REFWIRE_PB_INLINE void put_field(writer& w, const T& v);
+template <std::uint32_t N, int_encoding E, class T> REFWIRE_PB_INLINE std::size_t field_size(const T& v, size_cache& sc);
+
+/// A value that is not singular, as the body of its wrapper message (field 1).
+template <class X, int_encoding E>
+struct wrapped {
+  const X& x;
+};
+
+/// The payload of a singular value (no tag): scalars, length + bytes, length + message body.
+template <int_encoding E, class T>
+REFWIRE_PB_INLINE void put_value(writer& w, const T& v) {
+  constexpr cat c = category<T>();
+  if constexpr (c == cat::scalar) {
+    put_scalar<T, E>(w, v);
+  } else if constexpr (c == cat::string || c == cat::blob) {
+    if constexpr (c == cat::string) {
+      if (!utf8_valid(v.data(), v.size())) [[unlikely]] throw_invalid_utf8(v);
+    }
+    w.put_varint(v.size());
+    w.put_bytes(v.data(), v.size());
+  } else if constexpr (c == cat::uuid) {
+    w.put_varint(16);
+    w.put_bytes(v.bytes.data(), 16);
+  } else {
+    if (w.top()) {
+      w.restart_sizes();
+      const std::size_t n = body_size(v, w.sizes());
+      w.put_varint(n);
+      nested_scope inner(w);
+      put_body(w, v);
+    } else {
+      w.put_varint(w.next_size());
+      put_body(w, v);
+    }
+  }
+}
+
+template <int_encoding E, class T>
+REFWIRE_PB_INLINE std::size_t value_size(const T& v, size_cache& sc) {
+  constexpr cat c = category<T>();
+  if constexpr (c == cat::scalar) {
+    return scalar_size<T, E>(v);
+  } else if constexpr (c == cat::string || c == cat::blob) {
+    return varint_size(v.size()) + v.size();
+  } else if constexpr (c == cat::uuid) {
+    return 17;
+  } else {
+    const std::size_t slot = sc.take();
+    const std::size_t n = body_size(v, sc);
+    sc.sizes[slot] = n;
+    return varint_size(n) + n;
+  }
+}
+
+/// One occurrence of field N holding v, always written (repeated elements,
+/// map keys and values, oneof alternatives, present optionals).
+template <std::uint32_t N, int_encoding E, class T>
+REFWIRE_PB_INLINE void put_elem(writer& w, const T& v) {
+  if constexpr (has_codec<T>) {
+    put_elem<N, E>(w, codec<T>::to_wire(v));
+  } else if constexpr (category<T>() == cat::scalar) {
+    w.ensure(15);
+    w.raw_tag<tag_v<N, value_wire<T, E>()>>();
+    raw_scalar<T, E>(w, v);
+  } else if constexpr (singular<T>()) {
+    w.put_tag<tag_v<N, value_wire<T, E>()>>();
+    put_value<E>(w, v);
+  } else {
+    w.put_tag<tag_v<N, w_len>>();
+    if (w.top()) {
+      w.restart_sizes();
+      w.put_varint(field_size<1, E>(v, w.sizes()));
+      nested_scope inner(w);
+      put_field<1, E>(w, v);
+    } else {
+      w.put_varint(w.next_size());
+      put_field<1, E>(w, v);
+    }
+  }
+}
+
+template <std::uint32_t N, int_encoding E, class T>
+REFWIRE_PB_INLINE std::size_t elem_size(const T& v, size_cache& sc) {
+  if constexpr (has_codec<T>) {
+    return elem_size<N, E>(codec<T>::to_wire(v), sc);
+  } else if constexpr (singular<T>()) {
+    return varint_size(tag_v<N, value_wire<T, E>()>) + value_size<E>(v, sc);
+  } else {
+    const std::size_t slot = sc.take();
+    const std::size_t n = field_size<1, E>(v, sc);
+    sc.sizes[slot] = n;
+    return varint_size(tag_v<N, w_len>) + varint_size(n) + n;
+  }
+}
+
+template <class T>
+inline std::size_t container_size(const T& v) {
+  if constexpr (std::is_array_v<T>) {
+    return std::extent_v<T>;
+  } else {
+    return v.size();
+  }
+}
+
+template <class T, int_encoding E>
+inline constexpr bool packed_memcpy =
+    bin::memcpy_ok<T> && (is_float_v<T> || (E == int_encoding::fixed && (sizeof(T) == 4 || sizeof(T) == 8)));
+
+/// Packed varints: the run's length is recorded by the size pass.
+template <class El, int_encoding E>
+inline constexpr bool packed_cached = scalar_wire<El, E>() == w_varint && !is_bool_v<scalar_base_t<El>>;
+
+template <int_encoding E, class C>
+inline std::size_t packed_payload_size(const C& v) {
+  using R = repeated_elem_t<C>;
+  using El = scalar_of_t<R>;
+  constexpr wire wt = scalar_wire<El, E>();
+  if constexpr (wt == w_i32) {
+    return container_size(v) * 4;
+  } else if constexpr (wt == w_i64) {
+    return container_size(v) * 8;
+  } else if constexpr (is_bool_v<scalar_base_t<El>>) {
+    return container_size(v);
+  } else {
+    std::size_t n = 0;
+    for (const auto& e : v) n += scalar_size<El, E>(as_scalar<R>(e));
+    return n;
+  }
+}
+
+/// Field N holding v, under proto3's rules: zero scalars, empty strings and
+/// empty containers are not written; messages always are.
+template <std::uint32_t N, int_encoding E, class T>
+REFWIRE_PB_INLINE void put_field(writer& w, const T& v) {
+  constexpr cat c = category<T>();
+  if constexpr (c == cat::codec) {
+    put_field<N, E>(w, codec<T>::to_wire(v));
+  } else if constexpr (c == cat::scalar) {
+    if (!scalar_is_zero(v)) put_elem<N, E>(w, v);
+  } else if constexpr (c == cat::string || c == cat::blob) {
+    if (!v.empty()) put_elem<N, E>(w, v);
+  } else if constexpr (c == cat::uuid) {
+    if (!v.is_nil()) put_elem<N, E>(w, v);
+  } else if constexpr (c == cat::message) {
+    put_elem<N, E>(w, v);
+  } else if constexpr (c == cat::optional) {
+    if (v) put_elem<N, E>(w, *v);
+  } else if constexpr (c == cat::repeated) {
+    using El = repeated_elem_t<T>;
+    if (container_size(v) == 0) return;
+    if constexpr (packable<El>()) {
+      using S = scalar_of_t<El>;
+      w.ensure(15);
+      w.raw_tag<tag_v<N, w_len>>();
+      if constexpr (!packed_cached<S, E>) w.raw_varint(packed_payload_size<E>(v));
+      if constexpr (packed_memcpy<El, E> && (is_vector<T>::value || is_std_array<T>::value || std::is_array_v<T>)) {
+        w.put_bytes(std::data(v), container_size(v) * sizeof(El));
+      } else if constexpr (packed_cached<S, E>) {
+        const std::size_t n = w.top() ? packed_payload_size<E>(v) : w.next_size();
+        w.raw_varint(n);
+        if (std::byte* p = w.room(n)) {  // the whole run at once, through a local cursor
+          for (const auto& e : v) p = writer::store_varint(p, scalar_bits<S, E>(as_scalar<El>(e)));
+          w.commit(p);
+        } else {
+          for (const auto& e : v) put_scalar<S, E>(w, as_scalar<El>(e));
+        }
+      } else {
+        for (const auto& e : v) put_scalar<S, E>(w, as_scalar<El>(e));
+      }
+    } else {
+      for (const auto& e : v) put_elem<N, E>(w, static_cast<const El&>(e));
+    }
+  } else if constexpr (c == cat::map) {
+    using K = typename T::key_type;
+    static_assert(is_integer_v<K> || is_bool_v<K> || is_string_v<K>,
+                  "refwire: protobuf map keys must be integers, bool or std::string (protobuf's rule); "
+                  "use a vector of pairs (a repeated message) for other keys");
+    for (const auto& [key, value] : v) {
+      w.ensure(15);
+      w.raw_tag<tag_v<N, w_len>>();
+      if (w.top()) {
+        w.restart_sizes();
+        w.raw_varint(elem_size<1, E>(key, w.sizes()) + elem_size<2, E>(value, w.sizes()));
+        nested_scope inner(w);
+        put_elem<1, E>(w, key);
+        put_elem<2, E>(w, value);
+      } else {
+        w.raw_varint(w.next_size());
+        put_elem<1, E>(w, key);
+        put_elem<2, E>(w, value);
+      }
+    }
+  }
+}
+
+template <std::uint32_t N, int_encoding E, class T>
+REFWIRE_PB_INLINE std::size_t field_size(const T& v, size_cache& sc) {
+  constexpr cat c = category<T>();
+  if constexpr (c == cat::codec) {
+    return field_size<N, E>(codec<T>::to_wire(v), sc);
+  } else if constexpr (c == cat::scalar) {
+    return scalar_is_zero(v) ? 0 : elem_size<N, E>(v, sc);
+  } else if constexpr (c == cat::string || c == cat::blob) {
+    return v.empty() ? 0 : elem_size<N, E>(v, sc);
+  } else if constexpr (c == cat::uuid) {
+    return v.is_nil() ? 0 : elem_size<N, E>(v, sc);
+  } else if constexpr (c == cat::message) {
+    return elem_size<N, E>(v, sc);
+  } else if constexpr (c == cat::optional) {
+    return v ? elem_size<N, E>(*v, sc) : 0;
+  } else if constexpr (c == cat::repeated) {
+    using El = repeated_elem_t<T>;
+    if (container_size(v) == 0) return 0;
+    if constexpr (packable<El>()) {
+      std::size_t n;
+      if constexpr (packed_cached<scalar_of_t<El>, E>) {
+        const std::size_t slot = sc.take();
+        n = packed_payload_size<E>(v);
+        sc.sizes[slot] = n;
+      } else {
+        n = packed_payload_size<E>(v);
+      }
+      return varint_size(tag_v<N, w_len>) + varint_size(n) + n;
+    } else {
+      std::size_t n = 0;
+      for (const auto& e : v) n += elem_size<N, E>(static_cast<const El&>(e), sc);
+      return n;
+    }
+  } else if constexpr (c == cat::map) {
+    std::size_t n = 0;
+    for (const auto& [key, value] : v) {
+      const std::size_t slot = sc.take();
+      const std::size_t entry = elem_size<1, E>(key, sc) + elem_size<2, E>(value, sc);
+      sc.sizes[slot] = entry;
+      n += varint_size(tag_v<N, w_len>) + varint_size(entry) + entry;
+    }
+    return n;
+  }
+}
+
+/// The fields of a message-like value (record, tuple, variant, timestamp, duration).
+template <class T>
+void put_body(writer& w, const T& v) {
+  if constexpr (is_timestamp<T>::value || is_duration<T>::value) {
+    const seconds_nanos sn = split_time(v);
+    put_field<1, int_encoding::varint>(w, sn.seconds);
+    put_field<2, int_encoding::varint>(w, sn.nanos);
+  } else if constexpr (is_variant<T>::value) {
+    boost::mp11::mp_with_index<std::variant_size_v<T>>(v.index(), [&](auto I) {
+      put_elem<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(w, *std::get_if<I>(&v));
+    });
+  } else if constexpr (is_tuple<T>::value) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (put_field<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(w, std::get<I>(v)), ...);
+    }(std::make_index_sequence<std::tuple_size_v<T>>{});
+  } else {
+    check_numbers<T>();
+    for_each_field(v, [&](auto field, const auto& member) {
+      using F = decltype(field);
+      put_field<number_of<F>(), F::attr.encoding>(w, member);
+    });
+  }
+}
+
+template <class T>
+std::size_t body_size(const T& v, size_cache& sc) {
+  if constexpr (is_timestamp<T>::value || is_duration<T>::value) {
+    const seconds_nanos sn = split_time(v);
+    return field_size<1, int_encoding::varint>(sn.seconds, sc) + field_size<2, int_encoding::varint>(sn.nanos, sc);
+  } else if constexpr (is_variant<T>::value) {
+    return boost::mp11::mp_with_index<std::variant_size_v<T>>(v.index(), [&](auto I) {
+      return elem_size<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(*std::get_if<I>(&v), sc);
+    });
+  } else if constexpr (is_tuple<T>::value) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return (std::size_t{0} + ... + field_size<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(std::get<I>(v), sc));
+    }(std::make_index_sequence<std::tuple_size_v<T>>{});
+  } else {
+    std::size_t n = 0;
+    for_each_field(v, [&](auto field, const auto& member) {
+      using F = decltype(field);
+      n += field_size<number_of<F>(), F::attr.encoding>(member, sc);
+    });
+    return n;
+  }
+}
+
+/// A top-level value: a record, tuple or variant is the message; anything
+/// else (timestamps and durations included) is field 1 of a wrapper message.
+template <class T>
+void encode(writer& w, const T& v);
+
+/// The calling thread's size cache (its storage is reused across encodes); a
+/// nested encode (a codec's to_wire that serializes) gets a fresh one.
+inline size_cache& thread_size_cache() {
+  thread_local size_cache cache;
+  return cache;
+}
+
+/// Appends v's encoding to out.
+template <class T>
+void encode_into(std::vector<std::byte>& out, const T& v) {
+  size_cache& shared = thread_size_cache();
+  size_cache local;
+  size_cache& sc = shared.busy ? local : shared;
+  struct release {
+    size_cache& c;
+    ~release() { c.busy = false; }
+  } guard{sc};
+  sc.busy = true;
+  const std::size_t old = out.size();
+  try {
+    writer w(out, sc);
+    encode(w, v);
+    w.flush();
+  } catch (...) {
+    out.resize(old);  // no partial encoding is left behind
+    throw;
+  }
+}
+
+template <class T>
+void encode(writer& w, const T& v) {
+  if constexpr (has_codec<T>) {
+    encode(w, codec<T>::to_wire(v));
+  } else if constexpr (category<T>() == cat::message && !is_timestamp<T>::value && !is_duration<T>::value) {
+    put_body(w, v);
+  } else {
+    put_field<1, int_encoding::varint>(w, v);
+  }
+}
+
+// ------------------------------------------------------------------ reader
+
+/// The binary reader's cursor, budgets and failure record, plus protobuf's
+/// unknown-field switch. `end` is the end of the message being parsed.
+struct reader : bin::reader {
+  bool reject_unknown;
+  reader(std::span<const std::byte> in, const decode_options& o) noexcept
+      : bin::reader(in, o), reject_unknown(o.reject_unknown_fields) {}
+};
+
+using bin::charge;
+using bin::fail;
+using bin::fail_alloc;
+using bin::fail_depth;
+using bin::fail_elements;
+using bin::fail_truncated;
+using bin::push_field;
+using bin::push_index;
+using bin::push_key;
+
+// Out-of-line paths (src/protobuf.cpp); each failure returns false.
+bool read_varint_slow(reader& r, std::uint64_t& v);
+bool fail_at(reader& r, const std::byte* at, errc code, std::string reason);
+bool fail_wire(reader& r, const std::byte* at, std::uint64_t field, std::uint32_t got, std::uint32_t expected);
+bool fail_range(reader& r, const std::byte* at, std::string_view type, std::uint64_t bits);
+bool fail_utf8(reader& r, const std::byte* at);
+bool skip_field(reader& r, std::uint32_t wt, std::uint64_t field, const std::byte* at);
+bool fail_tag(reader& r, const std::byte* at, std::uint64_t field, std::uint32_t wt);
+bool fail_array(reader& r, const std::byte* at, std::size_t extent);
+/// How many length-delimited occurrences of one tag follow each other from p
+/// (p is just after the first tag, whose bytes are [tag, tag + tag_len)).
+std::size_t count_run(const std::byte* p, const std::byte* end, const std::byte* tag, std::size_t tag_len) noexcept;
+
+REFWIRE_PB_INLINE bool read_varint(reader& r, std::uint64_t& v) {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(r.cur);
+  const std::size_t left = r.left();
+  if (left != 0 && p[0] < 0x80) [[likely]] {
+    v = p[0];
+    r.cur += 1;
+    return true;
+  }
+  // Bounded by the bytes left (the end of a nested message or packed run is
+  // near for its last fields); errors are reported out of line.
+  const std::size_t max = left < 10 ? left : 10;
+  std::uint64_t res = 0;
+  for (std::size_t i = 0; i < max; ++i) {
+    const std::uint64_t b = p[i];
+    res |= (b & 0x7f) << (7 * i);
+    if (b < 0x80) {
+      if (i == 9 && b > 1) [[unlikely]] break;
+      v = res;
+      r.cur += i + 1;
+      return true;
+    }
+  }
+  return read_varint_slow(r, v);
+}
+
+/// Reads a tag; fails on field number 0 or past 2^29-1 and on wire types 6 and 7.
+REFWIRE_PB_INLINE bool read_tag(reader& r, std::uint64_t& field, std::uint32_t& wt) {
+  const std::byte* at = r.cur;
+  std::uint64_t tag;
+  if (!read_varint(r, tag)) [[unlikely]] return false;
+  field = tag >> 3;
+  wt = static_cast<std::uint32_t>(tag & 7);
+  if (field == 0 || field > max_field_number || wt > 5) [[unlikely]] return fail_tag(r, at, field, wt);
+  return true;
+}
+
+/// Reads a length and narrows the reader to it; restores the outer end on scope exit.
+struct sub_message {
+  reader& r;
+  const std::byte* outer_end;
+  sub_message(reader& rd, std::size_t n) noexcept : r(rd), outer_end(rd.end) { r.end = r.cur + n; }
+  ~sub_message() { r.end = outer_end; }
+  sub_message(const sub_message&) = delete;
+  sub_message& operator=(const sub_message&) = delete;
+};
+
+REFWIRE_PB_INLINE bool read_length(reader& r, std::uint64_t& n, std::string_view what) {
+  if (!read_varint(r, n)) [[unlikely]] return false;
+  if (n > r.left()) [[unlikely]] return fail_truncated(r, what, static_cast<std::size_t>(n));
+  return true;
+}
+
+template <class T>
+inline void reset(T& v);
+
+template <class Tuple, std::size_t... I>
+inline void reset_tuple(Tuple& t, std::index_sequence<I...>) {
+  (reset(std::get<I>(t)), ...);
+}
+
+/// Proto3's zero value: 0, false, empty, absent, alternative 0 (itself zero);
+/// not the C++ default member initializers. Skipped fields are left alone.
+template <class T>
+inline void reset(T& v) {
+  constexpr cat c = category<T>();
+  if constexpr (c == cat::codec || c == cat::scalar || c == cat::uuid || is_timestamp<T>::value ||
+                is_duration<T>::value) {
+    v = T{};
+  } else if constexpr (c == cat::string || c == cat::blob || c == cat::map || is_sequence<T>::value ||
+                       is_set<T>::value) {
+    v.clear();
+  } else if constexpr (c == cat::optional) {
+    v.reset();
+  } else if constexpr (c == cat::repeated) {  // fixed-size arrays
+    for (auto& e : v) reset(e);
+  } else if constexpr (is_variant<T>::value) {
+    if (v.index() != 0) v.template emplace<0>();
+    reset(*std::get_if<0>(&v));
+  } else if constexpr (is_tuple<T>::value) {
+    reset_tuple(v, std::make_index_sequence<std::tuple_size_v<T>>{});
+  } else {
+    for_each_field(v, [](auto, auto& member) { reset(member); });
+  }
+}
+
+template <class T> bool read_body(reader& r, T& v);
+template <int_encoding E, class T>
+REFWIRE_PB_INLINE bool read_field(reader& r, std::uint32_t wt, T& v, std::uint64_t field, const std::byte* at,
+                                  std::uint32_t& count);
+
+/// True when the wire integer i (of B's signedness) is a value of B.
+template <class B, class I>
+constexpr bool fits(I i) noexcept {
+  if constexpr (std::is_signed_v<I>) {
+    return i >= static_cast<I>(std::numeric_limits<B>::min()) && i <= static_cast<I>(std::numeric_limits<B>::max());
+  } else {
+    return i <= static_cast<I>(std::numeric_limits<B>::max());
+  }
+}
+
+/// Decodes a scalar's bits (varint or fixed, already read) into v, checking the range.
+template <class T, int_encoding E>
+REFWIRE_PB_INLINE bool scalar_from_bits(reader& r, const std::byte* at, std::uint64_t bits, T& v) {
+  using B = scalar_base_t<T>;
+  if constexpr (is_bool_v<B>) {
+    v = static_cast<T>(bits != 0);
+    return true;
+  } else if constexpr (is_float_v<B>) {
+    if constexpr (sizeof(B) == 4) v = std::bit_cast<float>(static_cast<std::uint32_t>(bits));
+    else v = std::bit_cast<double>(bits);
+    return true;
+  } else {
+    using I = wire_int_t<B>;
+    using U = std::make_unsigned_t<I>;
+    I i;
+    if constexpr (E == int_encoding::zigzag) {
+      const U u = static_cast<U>(bits);
+      i = static_cast<I>((u >> 1) ^ (U{0} - (u & 1)));
+    } else {
+      i = static_cast<I>(static_cast<U>(bits));  // protobuf truncates a 64-bit varint to 32 bits
+    }
+    if constexpr (!std::is_same_v<I, B>) {
+      if (!fits<B>(i)) [[unlikely]] return fail_range(r, at, bin::scalar_name<B>(), bits);
+    }
+    v = static_cast<T>(static_cast<B>(i));
+    return true;
+  }
+}
+
+template <class T, int_encoding E>
+REFWIRE_PB_INLINE bool read_scalar(reader& r, T& v) {
+  constexpr wire wt = scalar_wire<T, E>();
+  const std::byte* at = r.cur;
+  std::uint64_t bits;
+  if constexpr (wt == w_varint) {
+    if (!read_varint(r, bits)) [[unlikely]] return false;
+  } else if constexpr (wt == w_i32) {
+    if (r.left() < 4) [[unlikely]] return fail_truncated(r, "fixed32", 4);
+    bits = bin::load_le<std::uint32_t>(r.cur);
+    r.cur += 4;
+  } else {
+    if (r.left() < 8) [[unlikely]] return fail_truncated(r, "fixed64", 8);
+    bits = bin::load_le<std::uint64_t>(r.cur);
+    r.cur += 8;
+  }
+  return scalar_from_bits<T, E>(r, at, bits, v);
+}
+
+template <class T>
+bool time_from(reader& r, const std::byte* at, seconds_nanos sn, T& v);
+
+/// A singular value's payload, its wire type already checked; messages merge into v.
+template <int_encoding E, class T>
+REFWIRE_PB_INLINE bool read_value(reader& r, T& v) {
+  constexpr cat c = category<T>();
+  if constexpr (c == cat::scalar) {
+    return read_scalar<T, E>(r, v);
+  } else if constexpr (c == cat::string || c == cat::blob) {
+    const std::byte* at = r.cur;
+    std::uint64_t n;
+    if (!read_length(r, n, c == cat::string ? "string" : "bytes")) [[unlikely]] return false;
+    if (!charge(r, n)) [[unlikely]] return false;
+    if constexpr (c == cat::string) {
+      if (!utf8_valid(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n))) [[unlikely]]
+        return fail_utf8(r, at);
+      v.assign(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n));
+    } else {
+      v.assign(r.cur, r.cur + n);
+    }
+    r.cur += n;
+    return true;
+  } else if constexpr (c == cat::uuid) {
+    const std::byte* at = r.cur;
+    std::uint64_t n;
+    if (!read_length(r, n, "uuid")) [[unlikely]] return false;
+    if (n == 0) {
+      v = uuid{};
+      return true;
+    }
+    if (n != 16) [[unlikely]]
+      return fail_at(r, at, errc::invalid_value, "a uuid needs 16 bytes (or none), got " + std::to_string(n));
+    std::memcpy(v.bytes.data(), r.cur, 16);
+    r.cur += 16;
+    return true;
+  } else {
+    std::uint64_t n;
+    if (!read_length(r, n, "message")) [[unlikely]] return false;
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+    bin::depth_scope depth(r);
+    sub_message sub(r, static_cast<std::size_t>(n));
+    return read_body(r, v);
+  }
+}
+
+/// One occurrence of a value that is always written (repeated element, map
+/// key / value, oneof alternative, optional content): checks the wire type;
+/// a non-singular value is its wrapper message.
+template <int_encoding E, class T>
+REFWIRE_PB_INLINE bool read_elem(reader& r, std::uint32_t wt, T& v, std::uint64_t field, const std::byte* at) {
+  if constexpr (has_codec<T>) {
+    using U = typename codec<T>::wire;
+    U tmp{};
+    reset(tmp);
+    if (!read_elem<E>(r, wt, tmp, field, at)) [[unlikely]] return false;
+    try {
+      v = codec<T>::from_wire(std::move(tmp));
+    } catch (const std::exception& e) {
+      return fail_at(r, at, errc::invalid_value, e.what());
+    }
+    return true;
+  } else if constexpr (singular<T>()) {
+    constexpr wire expected = value_wire<T, E>();
+    if (wt != expected) [[unlikely]] return fail_wire(r, at, field, wt, expected);
+    return read_value<E>(r, v);
+  } else {
+    if (wt != w_len) [[unlikely]] return fail_wire(r, at, field, wt, w_len);
+    std::uint64_t n;
+    if (!read_length(r, n, "message")) [[unlikely]] return false;
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+    bin::depth_scope depth(r);
+    sub_message sub(r, static_cast<std::size_t>(n));
+    std::uint32_t count = 0;
+    while (r.cur != r.end) {
+      const std::byte* tat = r.cur;
+      std::uint64_t f;
+      std::uint32_t t;
+      if (!read_tag(r, f, t)) [[unlikely]] return false;
+      if (f == 1) {
+        if (!read_field<E>(r, t, v, f, tat, count)) [[unlikely]] return false;
+      } else if (!skip_field(r, t, f, tat)) [[unlikely]] {
+        return false;
+      }
+    }
+    return true;
+  }
+}
+
+template <class M, class K>
+inline void push_map_key(reader& r, const K& key) {
+  if constexpr (is_string_v<K>) push_key(r, std::string_view(key));
+  else if constexpr (std::is_signed_v<K>) push_key(r, static_cast<long long>(key));
+  else push_key(r, static_cast<unsigned long long>(key));
+}
+
+template <int_encoding E, class C>
+inline bool read_packed(reader& r, C& v, const std::byte* at, std::uint32_t& count) {
+  using El = repeated_elem_t<C>;
+  using S = scalar_of_t<El>;
+  constexpr wire wt = scalar_wire<S, E>();
+  std::uint64_t n;
+  if (!read_length(r, n, "packed field")) [[unlikely]] return false;
+  const std::byte* const stop = r.cur + n;
+  std::uint64_t elems;
+  if constexpr (wt == w_varint) {
+    elems = 0;
+    for (const std::byte* p = r.cur; p != stop; ++p) elems += static_cast<std::uint8_t>(*p) < 0x80 ? 1 : 0;
+  } else {
+    constexpr std::size_t width = wt == w_i32 ? 4 : 8;
+    if (n % width != 0) [[unlikely]]
+      return fail_at(r, at, errc::invalid_value,
+                     "packed length " + std::to_string(n) + " is not a multiple of " + std::to_string(width));
+    elems = n / width;
+  }
+  if (elems > r.elements_left) [[unlikely]] return fail_elements(r, elems);
+  r.elements_left -= elems;
+  if constexpr (std::is_array_v<C> || is_std_array<C>::value) {
+    constexpr std::size_t extent = fixed_extent<C>;
+    if (elems > extent - count) [[unlikely]] return fail_array(r, at, extent);
+  } else {
+    if (elems > r.alloc_left / sizeof(El)) [[unlikely]] return fail_alloc(r, elems * sizeof(El));
+    r.alloc_left -= elems * sizeof(El);
+  }
+  if constexpr (packed_memcpy<El, E> && is_vector<C>::value) {
+    if (elems >= 2) {
+      // One allocation and one memmove: for a trivially copyable El, libstdc++
+      // and libc++ copy a pointer range of two or more elements with memmove,
+      // so the (possibly unaligned) pointer is never used to load an El.
+      const El* first = reinterpret_cast<const El*>(r.cur);
+      v.insert(v.end(), first, first + elems);
+    } else if (elems == 1) {
+      v.emplace_back();
+      std::memcpy(&v.back(), r.cur, sizeof(El));
+    }
+    r.cur = stop;
+    return true;
+  } else {
+    sub_message sub(r, static_cast<std::size_t>(n));
+    if constexpr (is_vector<C>::value) v.reserve(v.size() + static_cast<std::size_t>(elems));
+    while (r.cur != r.end) {
+      const std::byte* eat = r.cur;
+      S s{};
+      if (!read_scalar<S, E>(r, s)) [[unlikely]] return false;
+      El e;
+      if constexpr (has_codec<El>) {
+        try {
+          e = codec<El>::from_wire(std::move(s));
+        } catch (const std::exception& ex) {
+          return fail_at(r, eat, errc::invalid_value, ex.what());
+        }
+      } else {
+        e = s;
+      }
+      if constexpr (std::is_array_v<C> || is_std_array<C>::value) {
+        v[count++] = e;
+      } else if constexpr (is_set<C>::value) {
+        if (!v.insert(e).second) [[unlikely]] return fail_at(r, at, errc::duplicate_key, "duplicate set element");
+      } else {
+        v.push_back(e);
+      }
+    }
+    return true;
+  }
+}
+
+/// One occurrence of field `field` (wire type wt, tag at `at`) for the value v
+/// in field context: scalars and strings replace, messages merge, repeated
+/// fields append, map entries insert or replace. `count` is the number of
+/// elements an array already holds.
+template <int_encoding E, class T>
+REFWIRE_PB_INLINE bool read_field(reader& r, std::uint32_t wt, T& v, std::uint64_t field, const std::byte* at,
+                                  std::uint32_t& count) {
+  constexpr cat c = category<T>();
+  if constexpr (c == cat::codec || singular<T>()) {
+    return read_elem<E>(r, wt, v, field, at);
+  } else if constexpr (c == cat::optional) {
+    if constexpr (is_optional<T>::value) {
+      if (!v) {
+        v.emplace();
+        reset(*v);
+      }
+    } else {
+      using P = typename T::element_type;
+      if (!v) {
+        if (!charge(r, sizeof(P))) [[unlikely]] return false;
+        v = std::make_unique<P>();
+        reset(*v);
+      }
+    }
+    return read_elem<E>(r, wt, *v, field, at);
+  } else if constexpr (c == cat::repeated) {
+    using El = repeated_elem_t<T>;
+    if constexpr (packable<El>()) {
+      if (wt == w_len) return read_packed<E>(r, v, at, count);
+    }
+    if constexpr (singular<El>()) {
+      if (wt != value_wire<El, E>()) [[unlikely]] return fail_wire(r, at, field, wt, value_wire<El, E>());
+    } else {
+      if (wt != w_len) [[unlikely]] return fail_wire(r, at, field, wt, w_len);
+    }
+    if (r.elements_left == 0) [[unlikely]] return fail_elements(r, 1);
+    --r.elements_left;
+    if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
+      if (count >= fixed_extent<T>) [[unlikely]] return fail_array(r, at, fixed_extent<T>);
+      if (!read_elem<E>(r, wt, v[count], field, at)) [[unlikely]] {
+        push_index(r, count);
+        return false;
+      }
+      ++count;
+      return true;
+    } else {
+      if (!charge(r, sizeof(El))) [[unlikely]] return false;
+      if constexpr (is_set<T>::value) {
+        El e{};
+        reset(e);
+        if (!read_elem<E>(r, wt, e, field, at)) [[unlikely]] return false;
+        if (!v.insert(std::move(e)).second) [[unlikely]]
+          return fail_at(r, at, errc::duplicate_key, "duplicate set element");
+        return true;
+      } else if constexpr (std::is_same_v<T, std::vector<bool>>) {
+        bool b = false;
+        if (!read_elem<E>(r, wt, b, field, at)) [[unlikely]] return false;
+        v.push_back(b);
+        return true;
+      } else {
+        if constexpr (is_vector<T>::value) {
+          if (v.empty() && wt == w_len) {
+            // Reserve for the run of this field's elements that follows (one
+            // scan of their lengths), within half the allocation budget.
+            const std::size_t run = count_run(r.cur, r.end, at, static_cast<std::size_t>(r.cur - at));
+            const std::uint64_t cap = std::min<std::uint64_t>({run, r.elements_left + 1, r.alloc_left / 2 / sizeof(El)});
+            if (cap > 1) v.reserve(static_cast<std::size_t>(cap));
+          }
+        }
+        El& e = v.emplace_back();
+        reset(e);
+        if (!read_elem<E>(r, wt, e, field, at)) [[unlikely]] {
+          push_index(r, v.size() - 1);
+          return false;
+        }
+        return true;
+      }
+    }
+  } else if constexpr (c == cat::map) {
+    using K = typename T::key_type;
+    using M = typename T::mapped_type;
+    static_assert(is_integer_v<K> || is_bool_v<K> || is_string_v<K>,
+                  "refwire: protobuf map keys must be integers, bool or std::string (protobuf's rule); "
+                  "use a vector of pairs (a repeated message) for other keys");
+    if (wt != w_len) [[unlikely]] return fail_wire(r, at, field, wt, w_len);
+    std::uint64_t n;
+    if (!read_length(r, n, "map entry")) [[unlikely]] return false;
+    if (r.elements_left == 0) [[unlikely]] return fail_elements(r, 1);
+    --r.elements_left;
+    if (!charge(r, sizeof(std::pair<K, M>) + 4 * sizeof(void*))) [[unlikely]] return false;
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+    bin::depth_scope depth(r);
+    sub_message sub(r, static_cast<std::size_t>(n));
+    K key{};
+    M value{};
+    reset(value);
+    bool have_key = false;
+    while (r.cur != r.end) {
+      const std::byte* tat = r.cur;
+      std::uint64_t f;
+      std::uint32_t t;
+      if (!read_tag(r, f, t)) [[unlikely]] return false;
+      if (f == 1) {
+        if (!read_elem<E>(r, t, key, f, tat)) [[unlikely]] return false;
+        have_key = true;
+      } else if (f == 2) {
+        if (!read_elem<E>(r, t, value, f, tat)) [[unlikely]] {
+          if (have_key) push_map_key<T>(r, key);
+          return false;
+        }
+      } else if (!skip_field(r, t, f, tat)) [[unlikely]] {
+        return false;
+      }
+    }
+    v.insert_or_assign(std::move(key), std::move(value));  // protobuf: the last entry for a key wins
+    return true;
+  }
+}
+
+template <class T> struct time_duration { using type = T; };
+template <class C, class D> struct time_duration<std::chrono::time_point<C, D>> { using type = D; };
+
+template <class T>
+bool time_from(reader& r, const std::byte* at, seconds_nanos sn, T& v) {
+  constexpr std::int64_t giga = 1'000'000'000;
+  std::int64_t ns;
+  if (sn.nanos <= -giga || sn.nanos >= giga || __builtin_mul_overflow(sn.seconds, giga, &ns) ||
+      __builtin_add_overflow(ns, std::int64_t{sn.nanos}, &ns)) [[unlikely]] {
+    return fail_at(r, at, errc::invalid_value,
+                   std::to_string(sn.seconds) + " s + " + std::to_string(sn.nanos) +
+                       " ns does not fit in int64 nanoseconds");
+  }
+  using D = typename time_duration<T>::type;
+  D d;
+  if constexpr (std::is_same_v<D, std::chrono::nanoseconds>) {
+    d = D(ns);
+  } else if constexpr (std::is_floating_point_v<typename D::rep>) {
+    d = std::chrono::duration_cast<D>(std::chrono::duration<long double, std::nano>(ns));
+  } else {
+    using factor = std::ratio_divide<typename D::period, std::nano>;
+    static_assert(factor::den == 1, "refwire: durations finer than nanoseconds are not supported");
+    constexpr auto k = static_cast<std::int64_t>(factor::num);
+    const std::int64_t count = ns / k;
+    if (ns % k != 0 || count < static_cast<std::int64_t>(std::numeric_limits<typename D::rep>::min()) ||
+        count > static_cast<std::int64_t>(std::numeric_limits<typename D::rep>::max())) [[unlikely]] {
+      return fail_at(r, at, errc::invalid_value,
+                     std::to_string(ns) + " ns is not a whole number of the field's duration unit that its "
+                                          "representation can hold");
+    }
+    d = D(static_cast<typename D::rep>(count));
+  }
+  if constexpr (is_timestamp<T>::value) v = T(d);
+  else v = d;
+  return true;
+}
+
+/// Parses the fields of a message-like value from r.cur to r.end, merging
+/// into v (which the caller has reset, or which holds an earlier occurrence).
+template <class T>
+bool read_body(reader& r, T& v) {
+  if constexpr (is_timestamp<T>::value || is_duration<T>::value) {
+    const std::byte* start = r.cur;
+    seconds_nanos sn = split_time(v);
+    std::uint32_t count = 0;
+    while (r.cur != r.end) {
+      const std::byte* at = r.cur;
+      std::uint64_t f;
+      std::uint32_t t;
+      if (!read_tag(r, f, t)) [[unlikely]] return false;
+      if (f == 1) {
+        if (!read_field<int_encoding::varint>(r, t, sn.seconds, f, at, count)) [[unlikely]] return false;
+      } else if (f == 2) {
+        if (!read_field<int_encoding::varint>(r, t, sn.nanos, f, at, count)) [[unlikely]] return false;
+      } else if (!skip_field(r, t, f, at)) [[unlikely]] {
+        return false;
+      }
+    }
+    return time_from(r, start, sn, v);
+  } else if constexpr (is_variant<T>::value) {
+    constexpr std::size_t alts = std::variant_size_v<T>;
+    while (r.cur != r.end) {
+      const std::byte* at = r.cur;
+      std::uint64_t f;
+      std::uint32_t t;
+      if (!read_tag(r, f, t)) [[unlikely]] return false;
+      if (f >= 1 && f <= alts) {
+        const bool ok = boost::mp11::mp_with_index<alts>(static_cast<std::size_t>(f - 1), [&](auto I) {
+          if (v.index() != I) {
+            v.template emplace<I>();
+            reset(*std::get_if<I>(&v));
+          }
+          if (!read_elem<int_encoding::varint>(r, t, *std::get_if<I>(&v), f, at)) [[unlikely]] {
+            push_index(r, I);
+            return false;
+          }
+          return true;
+        });
+        if (!ok) [[unlikely]] return false;
+      } else if (!skip_field(r, t, f, at)) [[unlikely]] {
+        return false;
+      }
+    }
+    return true;
+  } else if constexpr (is_tuple<T>::value) {
+    constexpr std::size_t size = std::tuple_size_v<T>;
+    std::array<std::uint32_t, size + 1> counts{};
+    while (r.cur != r.end) {
+      const std::byte* at = r.cur;
+      std::uint64_t f;
+      std::uint32_t t;
+      if (!read_tag(r, f, t)) [[unlikely]] return false;
+      if constexpr (size > 0) {
+        if (f >= 1 && f <= size) {
+          const bool ok = boost::mp11::mp_with_index<size>(static_cast<std::size_t>(f - 1), [&](auto I) {
+            if (!read_field<int_encoding::varint>(r, t, std::get<I>(v), f, at, counts[I])) [[unlikely]] {
+              push_index(r, I);
+              return false;
+            }
+            return true;
+          });
+          if (!ok) [[unlikely]] return false;
+          continue;
+        }
+      }
+      if (!skip_field(r, t, f, at)) [[unlikely]] return false;
+    }
+    return true;
+  } else {
+    check_numbers<T>();
+    std::array<std::uint32_t, boost::mp11::mp_size<walked_fields_t<T>>::value + 1> counts{};
+    while (r.cur != r.end) {
+      const std::byte* at = r.cur;
+      std::uint64_t f;
+      std::uint32_t t;
+      if (!read_tag(r, f, t)) [[unlikely]] return false;
+      bool handled = false;
+      bool ok = true;
+      std::size_t slot = 0;
+      detail::all_fields(v, [&](auto field, auto& member) {
+        using F = decltype(field);
+        const std::size_t my_slot = slot++;
+        if (f != number_of<F>()) return true;
+        handled = true;
+        ok = read_field<F::attr.encoding>(r, t, member, f, at, counts[my_slot]);
+        if (!ok) [[unlikely]] push_field(r, F::name, F::index);
+        return false;
+      });
+      if (!handled) ok = skip_field(r, t, f, at);
+      if (!ok) [[unlikely]] return false;
+    }
+    return true;
+  }
+}
+
+/// A top-level decode: the whole input is the message (see encode).
+template <class T>
+bool decode(reader& r, T& v) {
+  if constexpr (has_codec<T>) {
+    using U = typename codec<T>::wire;
+    U tmp{};
+    if (!decode(r, tmp)) return false;
+    try {
+      v = codec<T>::from_wire(std::move(tmp));
+    } catch (const std::exception& e) {
+      return fail_at(r, r.begin, errc::invalid_value, e.what());
+    }
+    return true;
+  } else if constexpr (category<T>() == cat::message && !is_timestamp<T>::value && !is_duration<T>::value) {
+    reset(v);
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+    bin::depth_scope depth(r);
+    return read_body(r, v);
+  } else {
+    reset(v);
+    std::uint32_t count = 0;
+    while (r.cur != r.end) {
+      const std::byte* at = r.cur;
+      std::uint64_t f;
+      std::uint32_t t;
+      if (!read_tag(r, f, t)) [[unlikely]] return false;
+      if (f == 1) {
+        if (!read_field<int_encoding::varint>(r, t, v, f, at, count)) [[unlikely]] return false;
+      } else if (!skip_field(r, t, f, at)) [[unlikely]] {
+        return false;
+      }
+    }
+    return true;
+  }
+}
+
+}  // namespace refwire::detail::pb
