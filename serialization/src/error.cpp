@@ -18,6 +18,11 @@ std::string_view to_string(errc code) noexcept {
     case errc::element_limit: return "element_limit";
     case errc::allocation_limit: return "allocation_limit";
     case errc::trailing_bytes: return "trailing_bytes";
+    case errc::invalid_json: return "invalid_json";
+    case errc::invalid_utf8: return "invalid_utf8";
+    case errc::type_mismatch: return "type_mismatch";
+    case errc::unknown_field: return "unknown_field";
+    case errc::missing_field: return "missing_field";
   }
   return "unknown";
 }

@@ -13,6 +13,7 @@
 
 #include <refwire/serialization/binary.hpp>
 #include <refwire/serialization/error.hpp>
+#include <refwire/serialization/json.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/reflect.hpp>
 #include <refwire/serialization/serialize.hpp>

@@ -27,6 +27,11 @@ enum class errc : std::uint8_t {
   element_limit,        ///< more container elements than decode_options::max_elements
   allocation_limit,     ///< more bytes allocated than decode_options::max_alloc_bytes
   trailing_bytes,       ///< bytes left after the value (use deserialize_prefix to allow them)
+  invalid_json,         ///< JSON: text that is not JSON (a syntax error, a bad escape)
+  invalid_utf8,         ///< JSON: the input is not valid UTF-8
+  type_mismatch,        ///< JSON: a value of the wrong JSON type (a string where a number belongs)
+  unknown_field,        ///< JSON: a key the type does not have (decode_options::reject_unknown_fields)
+  missing_field,        ///< JSON: a field the input does not mention (decode_options::require_all_fields)
 };
 
 /// The name of a code, e.g. "truncated".
