@@ -37,7 +37,7 @@ struct state : kernel_state {
 
 inline state& S(kernel_state& k) { return static_cast<state&>(k); }
 
-std::size_t location(state& s) {
+inline std::size_t location(state& s) {
   const char* p = nullptr;
   const error_code e = s.root ? s.doc.current_location().get(p) : s.cur.current_location().get(p);
   if (e != simdjson::SUCCESS || p == nullptr) return s.size;
@@ -342,6 +342,109 @@ int k_next_element(kernel_state& ks, reader& r) {
 
 std::size_t k_offset(kernel_state& ks, reader&) { return location(S(ks)); }
 
+/// One array of numbers, element by element, without a cursor round trip per element.
+template <class T, class Get, class Check>
+bool number_array(state& s, reader& r, std::vector<T>& out, const char* what, Get&& get, Check&& check) {
+  od::array arr;
+  error_code e;
+  if (s.root) {
+    e = s.doc.get_array().get(arr);
+    if (e != simdjson::SUCCESS) [[unlikely]] return root_start_failed(s, r, e, "array");
+  } else {
+    e = s.cur.get_array().get(arr);
+    if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "array");
+  }
+  s.root = false;
+  out.clear();
+  std::size_t i = 0;
+  for (auto element : arr) {
+    e = element.get(s.cur);
+    if (e != simdjson::SUCCESS) [[unlikely]] {
+      const std::size_t at = location(s);
+      if (e == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) return r.fail_at(errc::truncated, at, std::string(short_message(e)));
+      return r.fail_at(e == simdjson::UTF8_ERROR ? errc::invalid_utf8 : errc::invalid_json, at,
+                       std::string(short_message(e)));
+    }
+    T x;
+    e = get(s.cur, x);
+    if (e != simdjson::SUCCESS) [[unlikely]] {
+      fail_sj(s, r, e, what);
+      r.push_index(i);
+      return false;
+    }
+    if (!check(x)) [[unlikely]] {
+      const std::string_view raw = s.cur.raw_json_token();
+      r.value_at = static_cast<std::size_t>(raw.data() - s.base);
+      return false;  // the caller reports the range failure for element out.size()
+    }
+    out.push_back(x);
+    ++i;
+  }
+  return true;
+}
+
+bool k_get_ints(kernel_state& ks, reader& r, std::vector<std::int64_t>& out, std::int64_t lo, std::int64_t hi,
+                const char* type) {
+  state& s = S(ks);
+  bool range_failed = false;
+  std::int64_t bad = 0;
+  const bool ok = number_array<std::int64_t>(
+      s, r, out, "integer", [](od::value& v, std::int64_t& x) { return v.get_int64().get(x); },
+      [&](std::int64_t x) {
+        if (x >= lo && x <= hi) return true;
+        range_failed = true;
+        bad = x;
+        return false;
+      });
+  if (!ok && range_failed) {
+    r.fail_at(errc::invalid_value, r.value_at, std::to_string(bad) + " is out of range for " + type);
+    r.push_index(out.size());
+  }
+  return ok;
+}
+
+bool k_get_uints(kernel_state& ks, reader& r, std::vector<std::uint64_t>& out, std::uint64_t hi, const char* type) {
+  state& s = S(ks);
+  bool range_failed = false;
+  std::uint64_t bad = 0;
+  const bool ok = number_array<std::uint64_t>(
+      s, r, out, "unsigned integer", [](od::value& v, std::uint64_t& x) { return v.get_uint64().get(x); },
+      [&](std::uint64_t x) {
+        if (x <= hi) return true;
+        range_failed = true;
+        bad = x;
+        return false;
+      });
+  if (!ok && range_failed) {
+    r.fail_at(errc::invalid_value, r.value_at, std::to_string(bad) + " is out of range for " + type);
+    r.push_index(out.size());
+  }
+  return ok;
+}
+
+bool k_get_doubles(kernel_state& ks, reader& r, std::vector<double>& out, bool as_float) {
+  state& s = S(ks);
+  constexpr double limit = static_cast<double>(std::numeric_limits<float>::max()) + 0x1p103;
+  bool range_failed = false;
+  double bad = 0;
+  const bool ok = number_array<double>(
+      s, r, out, "number", [](od::value& v, double& x) { return v.get_double().get(x); },
+      [&](double x) {
+        if (!as_float || (x < limit && x > -limit)) return true;
+        range_failed = true;
+        bad = x;
+        return false;
+      });
+  if (!ok && range_failed) {
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, bad);
+    r.fail_at(errc::invalid_value, r.value_at,
+              std::string(buf, static_cast<std::size_t>(res.ptr - buf)) + " is out of range for f32");
+    r.push_index(out.size());
+  }
+  return ok;
+}
+
 }  // namespace
 
 kernel_state* acquire(bool& owned) {
@@ -374,6 +477,7 @@ const kernel_ops ops = {
     REFWIRE_JSON_KERNEL_NAME, acquire, release, k_start,  k_finish,       k_get_bool,  k_get_int,
     k_get_uint,               k_get_double, k_get_string, k_is_null,   k_kind,
     k_begin_object,           k_next_key,   k_begin_array, k_next_element, k_offset,
+    k_get_ints,               k_get_uints,  k_get_doubles,
 };
 
 }  // namespace refwire::detail::json::REFWIRE_JSON_KERNEL

@@ -26,10 +26,6 @@ namespace refwire::detail::json {
 
 const kernel_ops& baseline_kernel() noexcept { return baseline::ops; }
 
-#if !defined(REFWIRE_JSON_HASWELL)
-const kernel_ops* haswell_kernel() noexcept { return nullptr; }
-#endif
-
 const kernel_ops& active_kernel() noexcept {
   static const kernel_ops* const chosen = [] {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -67,6 +63,19 @@ bool reader::start(bool prefix) {
   ops_ = &active_kernel();
   st_ = ops_->acquire(owned_);
   return ops_->start(*st_, *this, reinterpret_cast<const char*>(in_.data()), in_.size(), prefix);
+}
+
+std::vector<std::int64_t>& reader::int_scratch() {
+  thread_local std::vector<std::int64_t> v;
+  return v;
+}
+std::vector<std::uint64_t>& reader::uint_scratch() {
+  thread_local std::vector<std::uint64_t> v;
+  return v;
+}
+std::vector<double>& reader::double_scratch() {
+  thread_local std::vector<double> v;
+  return v;
 }
 
 bool reader::fail_at(errc code, std::size_t offset, std::string reason) {

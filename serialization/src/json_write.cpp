@@ -58,6 +58,14 @@ void writer::put_slow(std::string_view s) {
   }
 }
 
+void writer::pretty_key(std::string_view quoted, bool& first) {
+  if (!first) put(',');
+  first = false;
+  newline();
+  put(quoted);
+  put(std::string_view(": "));
+}
+
 void writer::newline() {
   const std::size_t n = 1 + 2 * static_cast<std::size_t>(level);
   if (n > max_reserve) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <limits>
 #include <memory>
@@ -61,12 +62,41 @@ struct depth_scope {
 template <class T>
 bool read(reader& r, T& v);
 
+/// a == b for short strings without a call to memcmp (loads stay inside both).
+inline bool same_text(std::string_view a, std::string_view b) noexcept {
+  const std::size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* x = a.data();
+  const char* y = b.data();
+  if (n >= 8) {
+    if (n > 16) return std::memcmp(x, y, n) == 0;
+    std::uint64_t p, q, r, s;
+    std::memcpy(&p, x, 8);
+    std::memcpy(&q, y, 8);
+    std::memcpy(&r, x + n - 8, 8);
+    std::memcpy(&s, y + n - 8, 8);
+    return ((p ^ q) | (r ^ s)) == 0;
+  }
+  if (n >= 4) {
+    std::uint32_t p, q, r, s;
+    std::memcpy(&p, x, 4);
+    std::memcpy(&q, y, 4);
+    std::memcpy(&r, x + n - 4, 4);
+    std::memcpy(&s, y + n - 4, 4);
+    return ((p ^ q) | (r ^ s)) == 0;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (x[i] != y[i]) return false;
+  }
+  return true;
+}
+
 /// Index of key among names, trying hint first (keys usually come in declaration order).
 inline std::size_t find_name(const std::string_view* names, std::size_t n, std::string_view key,
                              std::size_t hint) noexcept {
-  if (hint < n && names[hint] == key) return hint;
+  if (hint < n && same_text(names[hint], key)) return hint;
   for (std::size_t i = 0; i < n; ++i) {
-    if (names[i] == key) return i;
+    if (same_text(names[i], key)) return i;
   }
   return n;
 }
@@ -208,9 +238,49 @@ bool duration_from_ns(reader& r, std::int64_t ns, D& out) {
   return true;
 }
 
+/// A std::vector of integers or floating-point numbers: one reader call for the whole array.
+template <class T> inline constexpr bool number_vector_v = false;
+template <class E, class A>
+inline constexpr bool number_vector_v<std::vector<E, A>> = (is_integer_v<E> || is_float_v<E>) && !has_codec<E>;
+
+template <class S, class T>
+bool move_numbers(reader& r, S& scratch, T& v) {
+  using E = typename T::value_type;
+  const std::size_t n = scratch.size();
+  if (n > r.elements_left) [[unlikely]] return r.fail_elements();
+  r.elements_left -= n;
+  if (!charge(r, n * sizeof(E))) [[unlikely]] return false;
+  v.resize(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<E>(scratch[i]);
+  return true;
+}
+
+template <class T>
+bool read_number_vector(reader& r, T& v) {
+  using E = typename T::value_type;
+  if constexpr (is_float_v<E>) {
+    auto& scratch = r.double_scratch();
+    if (!r.get_doubles(scratch, std::is_same_v<E, float>)) [[unlikely]] return false;
+    return move_numbers(r, scratch, v);
+  } else if constexpr (std::is_signed_v<E>) {
+    auto& scratch = r.int_scratch();
+    if (!r.get_ints(scratch, std::numeric_limits<E>::min(), std::numeric_limits<E>::max(), bin::scalar_name<E>().data()))
+      [[unlikely]] return false;
+    return move_numbers(r, scratch, v);
+  } else {
+    auto& scratch = r.uint_scratch();
+    if (!r.get_uints(scratch, std::numeric_limits<E>::max(), bin::scalar_name<E>().data())) [[unlikely]] return false;
+    return move_numbers(r, scratch, v);
+  }
+}
+
 template <class T>
 bool read_elements(reader& r, T& v) {
   using E = typename T::value_type;
+  if constexpr (number_vector_v<T>) {
+    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    return read_number_vector(r, v);
+  }
   constexpr std::size_t node = is_vector<T>::value ? sizeof(E) : sizeof(E) + 2 * sizeof(void*);
   if (!r.begin_array()) [[unlikely]] return false;
   if (r.depth_left == 0) [[unlikely]] return r.fail_depth();

@@ -62,6 +62,11 @@ struct kernel_ops {
   bool (*begin_array)(kernel_state&, reader&);
   int (*next_element)(kernel_state&, reader&);
   std::size_t (*offset)(kernel_state&, reader&);
+  /// The current value as an array of integers in [lo, hi] / of numbers, in one call.
+  bool (*get_ints)(kernel_state&, reader&, std::vector<std::int64_t>&, std::int64_t lo, std::int64_t hi,
+                   const char* type);
+  bool (*get_uints)(kernel_state&, reader&, std::vector<std::uint64_t>&, std::uint64_t hi, const char* type);
+  bool (*get_doubles)(kernel_state&, reader&, std::vector<double>&, bool as_float);
 };
 
 /// The kernel this process uses ("haswell" or "fallback").
@@ -101,6 +106,20 @@ class reader {
   bool begin_array() { return ops_->begin_array(*st_, *this); }
   /// 1: the next element is current; 0: the array ended; -1: failed.
   int next_element() { return ops_->next_element(*st_, *this); }
+  /// The current value, an array of integers within [lo, hi], into out (replaced).
+  bool get_ints(std::vector<std::int64_t>& out, std::int64_t lo, std::int64_t hi, const char* type) {
+    return ops_->get_ints(*st_, *this, out, lo, hi, type);
+  }
+  bool get_uints(std::vector<std::uint64_t>& out, std::uint64_t hi, const char* type) {
+    return ops_->get_uints(*st_, *this, out, hi, type);
+  }
+  /// The current value, an array of numbers, into out (replaced); as_float: each must fit a float.
+  bool get_doubles(std::vector<double>& out, bool as_float) { return ops_->get_doubles(*st_, *this, out, as_float); }
+  /// Scratch space for the array calls, reused by the thread.
+  std::vector<std::int64_t>& int_scratch();
+  std::vector<std::uint64_t>& uint_scratch();
+  std::vector<double>& double_scratch();
+
   /// Byte offset of the current value in the input.
   [[nodiscard]] std::size_t offset() { return ops_->offset(*st_, *this); }
 

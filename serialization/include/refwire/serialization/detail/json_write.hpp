@@ -3,6 +3,7 @@
 
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -76,6 +77,21 @@ class writer {
     put_slow(s);
   }
 
+  /// A field's key from quoted_key (`,"name":`), the comma skipped when first.
+  template <std::size_t N>
+  void key(const std::array<char, N>& a, bool& first) {
+    if (pretty) [[unlikely]] {
+      pretty_key(std::string_view(a.data() + 1, N - 2), first);
+      return;
+    }
+    char* p = reserve(N);
+    const std::size_t skip = first ? 1 : 0;
+    first = false;
+    std::memcpy(p, a.data(), N);  // a constant size: inlined
+    if (skip != 0) std::memmove(p, p + 1, N - 1);
+    pos_ = p + N - skip;
+  }
+
   /// Before an element or a field: a comma unless first; pretty: a new line and the indentation.
   void item(bool& first) {
     if (!first) put(',');
@@ -104,6 +120,8 @@ class writer {
   }
 
   void flush();
+  /// Pretty form of key(): the separator, a new line, the indentation, `"name": `.
+  void pretty_key(std::string_view quoted, bool& first);
 
   const bool pretty;
   std::uint32_t level = 0;
@@ -147,13 +165,16 @@ constexpr bool plain_key(std::string_view name) {
   return true;
 }
 
+/// `,"name":` (the comma is skipped for the first field).
 template <class F>
 constexpr auto quoted_key() {
   static_assert(plain_key(F::name), "refwire: a JSON field name must not contain '\"', '\\' or control characters");
-  std::array<char, F::name.size() + 2> a{};
-  a[0] = '"';
-  for (std::size_t i = 0; i < F::name.size(); ++i) a[i + 1] = F::name[i];
-  a[F::name.size() + 1] = '"';
+  std::array<char, F::name.size() + 4> a{};
+  a[0] = ',';
+  a[1] = '"';
+  for (std::size_t i = 0; i < F::name.size(); ++i) a[i + 2] = F::name[i];
+  a[F::name.size() + 2] = '"';
+  a[F::name.size() + 3] = ':';
   return a;
 }
 
@@ -232,8 +253,49 @@ void write_key(writer& w, const K& key) {
   }
 }
 
+/// Integers and floating-point elements in compact form: one reservation per block.
+template <class E>
+inline constexpr bool plain_number_v = (is_integer_v<E> || is_float_v<E>) && !has_codec<E>;
+
+template <class T>
+bool all_finite(const T& v) {
+  if constexpr (is_float_v<typename element_of_range<T>::type>) {
+    for (const auto& e : v) {
+      if (!std::isfinite(e)) [[unlikely]] return false;
+    }
+  }
+  return true;
+}
+
 template <class T>
 void write_sequence(writer& w, const T& v) {
+  using E = typename element_of_range<T>::type;
+  if constexpr (plain_number_v<E> && !std::is_same_v<T, std::vector<bool>>) {
+    if (!w.pretty && all_finite(v)) {  // else the slow path names the bad element
+      {
+        constexpr std::size_t each = is_float_v<E> ? 32 : 22;
+        constexpr std::size_t block = 128;
+        char* p = w.reserve(2);
+        *p++ = '[';
+        w.commit(p);
+        auto it = std::begin(v);
+        const auto end = std::end(v);
+        bool first = true;
+        while (it != end) {
+          p = w.reserve(each * block);
+          for (std::size_t k = 0; k < block && it != end; ++k, ++it) {
+            *p = ',';
+            p += first ? 0 : 1;
+            first = false;
+            p = std::to_chars(p, p + each, *it).ptr;
+          }
+          w.commit(p);
+        }
+        w.put(']');
+        return;
+      }
+    }
+  }
   w.open('[');
   bool first = true;
   std::size_t i = 0;
@@ -364,9 +426,7 @@ void write(writer& w, const T& v) {
     bool first = true;
     for_each_field(v, [&](auto field, const auto& member) {
       using F = decltype(field);
-      w.item(first);
-      w.put_fixed(quoted_key_v<F>);
-      w.colon();
+      w.key(quoted_key_v<F>, first);
       try {
         write(w, member);
       } catch (encode_failure& f) {
