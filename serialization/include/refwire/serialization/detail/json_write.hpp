@@ -377,16 +377,18 @@ void write(writer& w, const T& v) {
       std::size_t i = 0;
       for (const auto& [key, value] : v) {
         w.item(first);
-        w.put('[');
+        w.open('[');
+        bool first_of_pair = true;
         try {
+          w.item(first_of_pair);
           write(w, key);
-          w.put(',');
+          w.item(first_of_pair);
           write(w, value);
         } catch (encode_failure& f) {
           push_encode_index(f, i);
           throw;
         }
-        w.put(']');
+        w.close(false, ']');
         ++i;
       }
       w.close(first, ']');
