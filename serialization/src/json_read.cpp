@@ -176,6 +176,51 @@ bool fail_text(reader& r, errc code, std::string_view what, std::string_view tex
   return r.fail_at(code, r.value_at, "invalid " + std::string(what) + " " + quoted(text));
 }
 
+bool skip_value(reader& r) {
+  value_kind k;
+  if (!r.kind(k)) return false;
+  switch (k) {
+    case value_kind::object: {
+      if (r.depth_left == 0) return r.fail_depth();
+      if (!r.begin_object()) return false;
+      --r.depth_left;
+      std::string_view key;
+      int n;
+      while ((n = r.next_key(key)) == 1) {
+        if (!skip_value(r)) return false;
+      }
+      ++r.depth_left;
+      return n == 0;
+    }
+    case value_kind::array: {
+      if (r.depth_left == 0) return r.fail_depth();
+      if (!r.begin_array()) return false;
+      --r.depth_left;
+      int n;
+      while ((n = r.next_element()) == 1) {
+        if (!skip_value(r)) return false;
+      }
+      ++r.depth_left;
+      return n == 0;
+    }
+    case value_kind::string: {
+      std::string_view s;
+      return r.get_string(s);
+    }
+    case value_kind::number: {
+      double d;
+      return r.get_double(d);
+    }
+    case value_kind::boolean: {
+      bool b;
+      return r.get_bool(b);
+    }
+    case value_kind::null:
+      return r.is_null() == 1 || (r.failed() ? false : r.fail(errc::invalid_json, "invalid literal (expected null)"));
+  }
+  return false;
+}
+
 // ------------------------------------------------------------ scanning
 
 std::size_t scan_value_end(const char* p, std::size_t n) noexcept {

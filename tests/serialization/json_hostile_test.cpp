@@ -184,7 +184,10 @@ TEST(json_hostile, invalid_utf8_anywhere) {
 
 TEST(json_hostile, structural_garbage) {
   for (const char* bad : {"[1,2,]", R"({"x":1,})", R"({"x" 1})", R"({"x":1 "y":2})", R"({x:1})", "[1 2]", "{,}", "]",
-                          "}", "{\"x\":1]", "[{]}", "nul", "tru", "falsey", "{\"x\":1}{", "{\"x\":1}]", "\"x\":1"}) {
+                          "}", "{\"x\":1]", "[{]}", "nul", "tru", "falsey", "{\"x\":1}{", "{\"x\":1}]", "\"x\":1",
+                          // Invalid JSON inside skipped (unknown) values is still an error.
+                          R"({"x":1,"unknown": : , {"z": null}]})", R"({"u":[1,,2],"x":1})", R"({"u":{"a" 1},"x":1})",
+                          R"({"u":tru,"x":1})", R"({"u":[1e999],"x":1})", R"({"u":"\q","x":1})"}) {
     const refwire::error e = fails<point>(bad);
     EXPECT_TRUE(e) << bad;
     expect_well_formed(e, std::strlen(bad));

@@ -38,6 +38,9 @@ bool fail_unknown_field(reader& r, std::string_view key);
 bool fail_duplicate_field(reader& r, std::string_view key);
 bool fail_missing_field(reader& r, std::string_view name);
 bool fail_text(reader& r, errc code, std::string_view what, std::string_view text);
+/// Reads and discards the current value, checking that it is valid JSON (an
+/// unknown field's value; nesting counts against max_depth).
+bool skip_value(reader& r);
 
 inline bool charge(reader& r, std::uint64_t bytes) {
   if (bytes > r.alloc_left) [[unlikely]] return r.fail_alloc(bytes);
@@ -123,7 +126,8 @@ bool read_record(reader& r, T& v) {
     const std::size_t i = find_name(table::names.data(), n, key, hint);
     if (i == n) {
       if (r.reject_unknown) [[unlikely]] return fail_unknown_field(r, key);
-      continue;  // skipped when the cursor moves on
+      if (!skip_value(r)) [[unlikely]] return false;
+      continue;
     }
     if (seen[i]) [[unlikely]] return fail_duplicate_field(r, key);
     seen[i] = true;
@@ -592,6 +596,7 @@ bool read(reader& r, T& v) {
     int k;
     while ((k = r.next_key(key)) == 1) {
       if (r.reject_unknown) [[unlikely]] return fail_unknown_field(r, key);
+      if (!skip_value(r)) [[unlikely]] return false;
     }
     return k == 0;
   } else if constexpr (described_record<T>) {
