@@ -445,6 +445,46 @@ bool k_get_doubles(kernel_state& ks, reader& r, std::vector<double>& out, bool a
   return ok;
 }
 
+bool k_get_strings(kernel_state& ks, reader& r, std::vector<std::string>& out) {
+  state& s = S(ks);
+  od::array arr;
+  error_code e;
+  if (s.root) {
+    e = s.doc.get_array().get(arr);
+    if (e != simdjson::SUCCESS) [[unlikely]] return root_start_failed(s, r, e, "array");
+  } else {
+    e = s.cur.get_array().get(arr);
+    if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "array");
+  }
+  s.root = false;
+  out.clear();
+  std::size_t i = 0;
+  for (auto element : arr) {
+    e = element.get(s.cur);
+    if (e != simdjson::SUCCESS) [[unlikely]] {
+      const std::size_t at = location(s);
+      if (e == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) return r.fail_at(errc::truncated, at, std::string(short_message(e)));
+      return r.fail_at(e == simdjson::UTF8_ERROR ? errc::invalid_utf8 : errc::invalid_json, at,
+                       std::string(short_message(e)));
+    }
+    if (r.elements_left == 0) [[unlikely]] return r.fail_elements();
+    --r.elements_left;
+    std::string_view text;
+    e = s.cur.get_string().get(text);
+    if (e != simdjson::SUCCESS) [[unlikely]] {
+      fail_sj(s, r, e, "string");
+      r.push_index(i);
+      return false;
+    }
+    const std::uint64_t bytes = sizeof(std::string) + text.size();
+    if (bytes > r.alloc_left) [[unlikely]] return r.fail_alloc(bytes);
+    r.alloc_left -= bytes;
+    out.emplace_back(text);
+    ++i;
+  }
+  return true;
+}
+
 }  // namespace
 
 kernel_state* acquire(bool& owned) {
@@ -477,7 +517,7 @@ const kernel_ops ops = {
     REFWIRE_JSON_KERNEL_NAME, acquire, release, k_start,  k_finish,       k_get_bool,  k_get_int,
     k_get_uint,               k_get_double, k_get_string, k_is_null,   k_kind,
     k_begin_object,           k_next_key,   k_begin_array, k_next_element, k_offset,
-    k_get_ints,               k_get_uints,  k_get_doubles,
+    k_get_ints,               k_get_uints,  k_get_doubles, k_get_strings,
 };
 
 }  // namespace refwire::detail::json::REFWIRE_JSON_KERNEL

@@ -3,6 +3,9 @@
 #include <refwire/serialization/json.hpp>
 
 #include <bit>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -141,6 +144,25 @@ void write_string(writer& w, std::string_view s) {
     o = w.reserve(n * 6 + 8);
     const unsigned char* const stop = p + n;
     while (p < stop) {
+#if defined(__SSE2__)
+      if (stop - p >= 16) {
+        // Signed bytes: < 0x20 catches control characters and every byte >= 0x80.
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i special = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+                                              _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                                           _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+        const auto m = static_cast<unsigned>(_mm_movemask_epi8(special));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(o), x);
+        if (m == 0) {
+          o += 16;
+          p += 16;
+          continue;
+        }
+        const auto k = static_cast<std::size_t>(std::countr_zero(m));
+        o += k;
+        p += k;
+      } else
+#endif
       if (stop - p >= 8) {
         std::uint64_t x;
         std::memcpy(&x, p, 8);
@@ -320,10 +342,13 @@ void write_timestamp(writer& w, std::int64_t ns) {
   two(o + 18, static_cast<unsigned>(sod % 60));
   o[20] = '.';
   auto f = static_cast<unsigned>(frac);
-  for (int i = 8; i >= 0; --i) {
-    o[21 + i] = static_cast<char>('0' + f % 10);
-    f /= 10;
-  }
+  const unsigned hi = f / 100000;  // 4 digits, then 5
+  const unsigned lo = f % 100000;
+  two(o + 21, hi / 100);
+  two(o + 23, hi % 100);
+  o[25] = static_cast<char>('0' + lo / 10000);
+  two(o + 26, lo / 100 % 100);
+  two(o + 28, lo % 100);
   o[30] = 'Z';
   o[31] = '"';
   w.commit(o + 32);

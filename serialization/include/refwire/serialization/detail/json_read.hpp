@@ -284,6 +284,9 @@ bool read_elements(reader& r, T& v) {
   if constexpr (number_vector_v<T>) {
     if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
     return read_number_vector(r, v);
+  } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    return r.get_strings(v);
   }
   constexpr std::size_t node = is_vector<T>::value ? sizeof(E) : sizeof(E) + 2 * sizeof(void*);
   if (!r.begin_array()) [[unlikely]] return false;

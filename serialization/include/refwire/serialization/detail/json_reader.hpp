@@ -67,6 +67,8 @@ struct kernel_ops {
                    const char* type);
   bool (*get_uints)(kernel_state&, reader&, std::vector<std::uint64_t>&, std::uint64_t hi, const char* type);
   bool (*get_doubles)(kernel_state&, reader&, std::vector<double>&, bool as_float);
+  /// The current value, an array of strings, into out (replaced), charging the budgets.
+  bool (*get_strings)(kernel_state&, reader&, std::vector<std::string>&);
 };
 
 /// The kernel this process uses ("haswell" or "fallback").
@@ -115,6 +117,7 @@ class reader {
   }
   /// The current value, an array of numbers, into out (replaced); as_float: each must fit a float.
   bool get_doubles(std::vector<double>& out, bool as_float) { return ops_->get_doubles(*st_, *this, out, as_float); }
+  bool get_strings(std::vector<std::string>& out) { return ops_->get_strings(*st_, *this, out); }
   /// Scratch space for the array calls, reused by the thread.
   std::vector<std::int64_t>& int_scratch();
   std::vector<std::uint64_t>& uint_scratch();

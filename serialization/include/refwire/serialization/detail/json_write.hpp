@@ -68,6 +68,22 @@ class writer {
     std::memcpy(p, a.data(), N);
     pos_ = p + N;
   }
+  /// `true` / `false` (constant-size copies, no call to memcpy).
+  void put_literal(bool b) {
+    char* p = reserve(5);
+    if (b) {
+      std::memcpy(p, "true", 4);
+      pos_ = p + 4;
+    } else {
+      std::memcpy(p, "false", 5);
+      pos_ = p + 5;
+    }
+  }
+  void put_null() {
+    char* p = reserve(4);
+    std::memcpy(p, "null", 4);
+    pos_ = p + 4;
+  }
   void put(std::string_view s) {
     if (s.size() <= static_cast<std::size_t>(lim_ - pos_)) {
       std::memcpy(pos_, s.data(), s.size());
@@ -85,11 +101,14 @@ class writer {
       return;
     }
     char* p = reserve(N);
-    const std::size_t skip = first ? 1 : 0;
-    first = false;
-    std::memcpy(p, a.data(), N);  // a constant size: inlined
-    if (skip != 0) std::memmove(p, p + 1, N - 1);
-    pos_ = p + N - skip;
+    if (first) [[unlikely]] {  // constant sizes: both copies are inlined
+      first = false;
+      std::memcpy(p, a.data() + 1, N - 1);
+      pos_ = p + N - 1;
+    } else {
+      std::memcpy(p, a.data(), N);
+      pos_ = p + N;
+    }
   }
 
   /// Before an element or a field: a comma unless first; pretty: a new line and the indentation.
@@ -190,6 +209,48 @@ const char* enum_name(E v) noexcept {
   });
   return name;
 }
+
+/// A described enum's names, quoted, each in a fixed-size slot so that
+/// writing one is a constant-size copy.
+template <class E>
+struct enum_table {
+  using list = boost::describe::describe_enumerators<E>;
+  static constexpr std::size_t n = boost::mp11::mp_size<list>::value;
+  static constexpr std::size_t longest = [] {
+    std::size_t m = 0;
+    boost::mp11::mp_for_each<list>([&](auto d) {
+      const std::size_t len = std::char_traits<char>::length(d.name);
+      m = len > m ? len : m;
+    });
+    return m;
+  }();
+  static constexpr std::size_t slot = (longest + 2 + 15) / 16 * 16;
+  static constexpr auto values = [] {
+    std::array<E, n> a{};
+    std::size_t i = 0;
+    boost::mp11::mp_for_each<list>([&](auto d) { a[i++] = d.value; });
+    return a;
+  }();
+  static constexpr auto lengths = [] {
+    std::array<std::size_t, n> a{};
+    std::size_t i = 0;
+    boost::mp11::mp_for_each<list>([&](auto d) { a[i++] = std::char_traits<char>::length(d.name) + 2; });
+    return a;
+  }();
+  static constexpr auto slots = [] {
+    std::array<char, n * slot + 1> a{};
+    std::size_t i = 0;
+    boost::mp11::mp_for_each<list>([&](auto d) {
+      char* p = a.data() + i * slot;
+      p[0] = '"';
+      const std::size_t len = std::char_traits<char>::length(d.name);
+      for (std::size_t k = 0; k < len; ++k) p[k + 1] = d.name[k];
+      p[len + 1] = '"';
+      ++i;
+    });
+    return a;
+  }();
+};
 
 template <class T>
 inline constexpr bool described_enum_v = false;
@@ -317,13 +378,22 @@ void write(writer& w, const T& v) {
   if constexpr (has_codec<T>) {
     write(w, codec<T>::to_wire(v));
   } else if constexpr (is_bool_v<T>) {
-    w.put(v ? std::string_view("true") : std::string_view("false"));
+    w.put_literal(v);
   } else if constexpr (std::is_enum_v<T>) {
     using U = std::underlying_type_t<T>;
     if constexpr (described_enum_v<T>) {
-      if (const char* name = enum_name(v)) {
-        write_string(w, name);
-        return;
+      using table = enum_table<T>;
+      for (std::size_t i = 0; i < table::n; ++i) {
+        if (table::values[i] == v) {
+          if constexpr (table::slot <= 64 && table::n > 0) {
+            char* p = w.reserve(table::slot);
+            std::memcpy(p, table::slots.data() + i * table::slot, table::slot);
+            w.commit(p + table::lengths[i]);
+          } else {
+            w.put(std::string_view(table::slots.data() + i * table::slot, table::lengths[i]));
+          }
+          return;
+        }
       }
     }
     write(w, static_cast<U>(v));
@@ -347,7 +417,7 @@ void write(writer& w, const T& v) {
     if (v) {
       write(w, *v);
     } else {
-      w.put(std::string_view("null"));
+      w.put_null();
     }
   } else if constexpr (is_sequence<T>::value || is_set<T>::value || std::is_array_v<T> || is_std_array<T>::value) {
     write_sequence(w, v);
