@@ -27,8 +27,6 @@
 
 #include <benchmark/benchmark.h>
 
-#include <refwire/serialization/json.hpp>
-
 #include "harness.hpp"
 
 namespace refwire_bench {
@@ -349,7 +347,7 @@ std::string describe_run(const std::vector<row>& rows) {
   if (reps_max != reps_min) os << "-" << reps_max;
   os << (reps_max == 1 ? " repetition" : " repetitions")
      << "; MB/s = refwire's JSON size / time (the same basis for every peer); bytes = the peer's own size"
-     << ". JSON kernel: " << refwire::detail::json::active_kernel().name << ". Compiler: " << compiler.substr(0, compiler.find_last_not_of(' ') + 1)
+     << ". Compiler: " << compiler.substr(0, compiler.find_last_not_of(' ') + 1)
      << ".";
   return os.str();
 }

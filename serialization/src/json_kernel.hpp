@@ -19,9 +19,7 @@ std::size_t scan_value_end(const char* p, std::size_t n) noexcept;
 /// Offset of the first byte of [p, p + n) that is not valid UTF-8 (n if none).
 std::size_t first_invalid_utf8(const char* p, std::size_t n) noexcept;
 
-/// The kernel compiled for the build's baseline target (always available).
+/// The kernel compiled for the build's baseline target.
 const kernel_ops& baseline_kernel() noexcept;
-/// The kernel compiled for AVX2 CPUs (haswell), or nullptr when not built.
-const kernel_ops* haswell_kernel() noexcept;
 
 }  // namespace refwire::detail::json

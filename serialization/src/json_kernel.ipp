@@ -1,7 +1,7 @@
 // One simdjson on-demand kernel behind the reader cursor (json_reader.hpp).
-// Included by a .cpp that has included simdjson.h with the wanted
-// SIMDJSON_BUILTIN_IMPLEMENTATION and defined REFWIRE_JSON_KERNEL (the
-// namespace) and REFWIRE_JSON_KERNEL_NAME.
+// Included by a .cpp that has included simdjson.h (its
+// SIMDJSON_BUILTIN_IMPLEMENTATION decides the on-demand code's target) and
+// defined REFWIRE_JSON_KERNEL (the namespace) and REFWIRE_JSON_KERNEL_NAME.
 //
 // Root objects and arrays are entered with simdjson's root checks (they guard
 // against unbalanced documents); a document whose value ends before the input

@@ -40,8 +40,9 @@ struct failure {
 struct kernel_state;  // the simdjson parser and iterators (src/json_reader.cpp)
 class reader;
 
-/// One simdjson kernel (the portable one, or one built for a newer CPU):
-/// picked once per process by what the running CPU supports.
+/// One simdjson kernel: the operations of the cursor, behind function
+/// pointers so that a kernel built for another target could be chosen at run
+/// time (today there is one, built for the baseline target).
 struct kernel_ops {
   const char* name;
   /// The thread's cached state, or (owned = true) a new one when the thread's is in use.
@@ -71,7 +72,7 @@ struct kernel_ops {
   bool (*get_strings)(kernel_state&, reader&, std::vector<std::string>&);
 };
 
-/// The kernel this process uses ("haswell" or "fallback").
+/// The kernel this process uses (its name: "baseline").
 const kernel_ops& active_kernel() noexcept;
 
 /// One decode: the cursor, the budgets, and the failure record.
