@@ -25,6 +25,9 @@ std::string_view to_string(errc code) noexcept {
     case errc::invalid_field: return "invalid_field";
     case errc::unknown_field: return "unknown_field";
     case errc::invalid_utf8: return "invalid_utf8";
+    case errc::invalid_json: return "invalid_json";
+    case errc::type_mismatch: return "type_mismatch";
+    case errc::missing_field: return "missing_field";
   }
   return "unknown";
 }

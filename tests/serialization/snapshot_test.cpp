@@ -276,6 +276,7 @@ void round_trip_in_format(const fs::path& p) {
 TEST(Snapshot, EveryFormatIsReadFromTheHeader) {
   temp_dir dir;
   round_trip_in_format<refwire::binary>(dir / "binary.rfw");
+  round_trip_in_format<refwire::json>(dir / "json.rfw");
   round_trip_in_format<refwire::protobuf>(dir / "protobuf.rfw");
 }
 
@@ -436,7 +437,7 @@ TEST(SnapshotDamage, UnknownFormat) {
   const auto e = failure(b);
   ASSERT_TRUE(e);
   EXPECT_EQ(e->kind(), refwire::snapshot_errc::unknown_format);
-  EXPECT_STREQ(e->what(), "refwire: snapshot \"<memory>\": unknown format id 9 (this program reads 1 binary, 3 protobuf)");
+  EXPECT_STREQ(e->what(), "refwire: snapshot \"<memory>\": unknown format id 9 (this program reads 1 binary, 2 json, 3 protobuf)");
 }
 
 TEST(SnapshotDamage, FormatThatCannotCarryTheType) {

@@ -32,8 +32,11 @@ enum class errc : std::uint8_t {
   io_error,             ///< a snapshot file that could not be read (see snapshot_error::sys_errno)
   wire_type,            ///< protobuf: a known field arrived with another wire type than its type's
   invalid_field,        ///< protobuf: field number 0 or past 2^29-1, wire type 6 or 7, a stray or mismatched end group
-  unknown_field,        ///< protobuf: a field number the type does not have, with decode_options::reject_unknown_fields
-  invalid_utf8,         ///< a string that is not valid UTF-8
+  unknown_field,        ///< a field (protobuf number, JSON key) the type does not have, with decode_options::reject_unknown_fields
+  invalid_utf8,         ///< a string that is not valid UTF-8 (JSON: the input text; protobuf: a string field)
+  invalid_json,         ///< JSON: text that is not JSON (a syntax error, a bad escape)
+  type_mismatch,        ///< JSON: a value of the wrong JSON type (a string where a number belongs)
+  missing_field,        ///< JSON: a field the input does not mention (decode_options::require_all_fields)
 };
 
 /// The name of a code, e.g. "truncated".

@@ -15,6 +15,7 @@
 #include <boost/mp11/list.hpp>
 
 #include <refwire/serialization/binary.hpp>
+#include <refwire/serialization/json.hpp>
 #include <refwire/serialization/protobuf.hpp>
 #include <refwire/serialization/reflect.hpp>
 
@@ -22,7 +23,7 @@ namespace refwire::detail::snap {
 
 /// The formats load_snapshot can read, by their one-byte id. Adding a format
 /// is one entry here (and its header above): e.g. mp_list<binary, json, protobuf>.
-using formats = boost::mp11::mp_list<binary, protobuf>;
+using formats = boost::mp11::mp_list<::refwire::binary, ::refwire::json, ::refwire::protobuf>;
 
 inline constexpr std::size_t header_size = 36;
 inline constexpr std::size_t trailer_size = 8;

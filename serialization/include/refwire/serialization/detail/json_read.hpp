@@ -1,0 +1,621 @@
+#pragma once
+// The JSON decoder: templates that walk the type and drive the reader cursor
+// (json_reader.hpp). Machinery for json.hpp; conventions in docs/json-format.md.
+
+#include <array>
+#include <charconv>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <boost/describe/enumerators.hpp>
+#include <boost/mp11/algorithm.hpp>
+
+#include <refwire/serialization/detail/binary_impl.hpp>
+#include <refwire/serialization/detail/json_reader.hpp>
+#include <refwire/serialization/detail/json_write.hpp>
+#include <refwire/serialization/error.hpp>
+#include <refwire/serialization/reflect.hpp>
+
+namespace refwire::detail::json {
+
+// Out-of-line failure helpers (src/json_read.cpp); each returns false.
+bool fail_range(reader& r, std::string_view value, std::string_view type);
+bool fail_float_range(reader& r, double value);
+bool fail_count(reader& r, std::string_view what, std::size_t need, std::size_t got);
+bool fail_unknown_field(reader& r, std::string_view key);
+bool fail_duplicate_field(reader& r, std::string_view key);
+bool fail_missing_field(reader& r, std::string_view name);
+bool fail_text(reader& r, errc code, std::string_view what, std::string_view text);
+/// Reads and discards the current value, checking that it is valid JSON (an
+/// unknown field's value; nesting counts against max_depth).
+bool skip_value(reader& r);
+
+inline bool charge(reader& r, std::uint64_t bytes) {
+  if (bytes > r.alloc_left) [[unlikely]] return r.fail_alloc(bytes);
+  r.alloc_left -= bytes;
+  return true;
+}
+
+inline bool count_element(reader& r, std::uint64_t node_bytes) {
+  if (r.elements_left == 0) [[unlikely]] return r.fail_elements();
+  --r.elements_left;
+  return charge(r, node_bytes);
+}
+
+struct depth_scope {
+  reader& r;
+  explicit depth_scope(reader& rd) noexcept : r(rd) { --r.depth_left; }
+  ~depth_scope() { ++r.depth_left; }
+  depth_scope(const depth_scope&) = delete;
+  depth_scope& operator=(const depth_scope&) = delete;
+};
+
+template <class T>
+bool read(reader& r, T& v);
+
+/// a == b for short strings without a call to memcmp (loads stay inside both).
+inline bool same_text(std::string_view a, std::string_view b) noexcept {
+  const std::size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* x = a.data();
+  const char* y = b.data();
+  if (n >= 8) {
+    if (n > 16) return std::memcmp(x, y, n) == 0;
+    std::uint64_t p, q, r, s;
+    std::memcpy(&p, x, 8);
+    std::memcpy(&q, y, 8);
+    std::memcpy(&r, x + n - 8, 8);
+    std::memcpy(&s, y + n - 8, 8);
+    return ((p ^ q) | (r ^ s)) == 0;
+  }
+  if (n >= 4) {
+    std::uint32_t p, q, r, s;
+    std::memcpy(&p, x, 4);
+    std::memcpy(&q, y, 4);
+    std::memcpy(&r, x + n - 4, 4);
+    std::memcpy(&s, y + n - 4, 4);
+    return ((p ^ q) | (r ^ s)) == 0;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (x[i] != y[i]) return false;
+  }
+  return true;
+}
+
+/// Index of key among names, trying hint first (keys usually come in declaration order).
+inline std::size_t find_name(const std::string_view* names, std::size_t n, std::string_view key,
+                             std::size_t hint) noexcept {
+  if (hint < n && same_text(names[hint], key)) return hint;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (same_text(names[i], key)) return i;
+  }
+  return n;
+}
+
+template <class T>
+struct record_table {
+  using fields = walked_fields_t<T>;
+  static constexpr std::size_t size = boost::mp11::mp_size<fields>::value;
+  static constexpr auto names = []<class... Fs>(boost::mp11::mp_list<Fs...>) {
+    return std::array<std::string_view, sizeof...(Fs)>{Fs::name...};
+  }(fields{});
+};
+
+template <class T>
+bool read_record(reader& r, T& v) {
+  using table = record_table<T>;
+  constexpr std::size_t n = table::size;
+  if (!r.begin_object()) [[unlikely]] return false;
+  std::array<bool, n == 0 ? 1 : n> seen{};
+  std::size_t hint = 0;
+  std::string_view key;
+  int k;
+  while ((k = r.next_key(key)) == 1) {
+    const std::size_t i = find_name(table::names.data(), n, key, hint);
+    if (i == n) {
+      if (r.reject_unknown) [[unlikely]] return fail_unknown_field(r, key);
+      if (!skip_value(r)) [[unlikely]] return false;
+      continue;
+    }
+    if (seen[i]) [[unlikely]] return fail_duplicate_field(r, key);
+    seen[i] = true;
+    hint = i + 1;
+    if constexpr (n > 0) {
+      const bool ok = boost::mp11::mp_with_index<n>(i, [&](auto I) {
+        using F = boost::mp11::mp_at_c<typename table::fields, I>;
+        static_assert(!std::is_const_v<std::remove_reference_t<decltype(F::get(v))>>,
+                      "refwire: a const member cannot be decoded");
+        if (!read(r, F::get(v))) [[unlikely]] {
+          r.push_field(F::name);
+          return false;
+        }
+        return true;
+      });
+      if (!ok) [[unlikely]] return false;
+    }
+  }
+  if (k < 0) [[unlikely]] return false;
+  if (r.require_all) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!seen[i]) return fail_missing_field(r, table::names[i]);
+    }
+  }
+  return true;
+}
+
+template <class T>
+bool read_integer(reader& r, T& v, std::string_view type) {
+  if constexpr (std::is_signed_v<T>) {
+    std::int64_t x;
+    if (!r.get_int(x)) [[unlikely]] return false;
+    if (x < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
+        x > static_cast<std::int64_t>(std::numeric_limits<T>::max())) [[unlikely]] {
+      return fail_range(r, std::to_string(x), type);
+    }
+    v = static_cast<T>(x);
+  } else {
+    std::uint64_t x;
+    if (!r.get_uint(x)) [[unlikely]] return false;
+    if (x > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) [[unlikely]] {
+      return fail_range(r, std::to_string(x), type);
+    }
+    v = static_cast<T>(x);
+  }
+  return true;
+}
+
+template <class E>
+bool enum_from_name(std::string_view name, E& out) noexcept {
+  bool found = false;
+  boost::mp11::mp_for_each<boost::describe::describe_enumerators<E>>([&](auto d) {
+    if (!found && name == d.name) {
+      out = d.value;
+      found = true;
+    }
+  });
+  return found;
+}
+
+/// An integer map key: the decimal text of the number, nothing else.
+template <class K>
+bool parse_integer_key(std::string_view key, K& out) noexcept {
+  if (key.empty()) return false;
+  const auto res = std::from_chars(key.data(), key.data() + key.size(), out);
+  return res.ec == std::errc() && res.ptr == key.data() + key.size();
+}
+
+template <class K>
+bool read_object_key(reader& r, std::string_view key, K& out) {
+  if constexpr (is_string_v<K>) {
+    if (!charge(r, key.size())) [[unlikely]] return false;
+    out.assign(key);
+    return true;
+  } else if constexpr (std::is_enum_v<K>) {
+    if (enum_from_name(key, out)) return true;
+    std::underlying_type_t<K> u;
+    if (parse_integer_key(key, u)) {
+      out = static_cast<K>(u);
+      return true;
+    }
+    return fail_text(r, errc::invalid_value, "enum name", key);
+  } else {
+    if (parse_integer_key(key, out)) return true;
+    return fail_text(r, errc::invalid_value, "integer map key", key);
+  }
+}
+
+template <class D>
+bool duration_from_ns(reader& r, std::int64_t ns, D& out) {
+  using nano = std::chrono::nanoseconds;
+  if constexpr (std::is_same_v<D, nano>) {
+    out = nano(ns);
+  } else if constexpr (std::is_floating_point_v<typename D::rep>) {
+    out = std::chrono::duration_cast<D>(std::chrono::duration<long double, std::nano>(ns));
+  } else {
+    using factor = std::ratio_divide<typename D::period, std::nano>;
+    constexpr auto k = static_cast<std::int64_t>(factor::num);
+    if (ns % k != 0) [[unlikely]] {
+      return r.fail_at(errc::invalid_value, r.value_at,
+                       std::to_string(ns) + " ns is not a whole number of the field's duration unit (" +
+                           std::to_string(k) + " ns)");
+    }
+    const std::int64_t c = ns / k;
+    if (c > static_cast<std::int64_t>(std::numeric_limits<typename D::rep>::max()) ||
+        c < static_cast<std::int64_t>(std::numeric_limits<typename D::rep>::min())) [[unlikely]] {
+      return r.fail_at(errc::invalid_value, r.value_at,
+                       std::to_string(ns) + " ns does not fit the field's duration type");
+    }
+    out = D(static_cast<typename D::rep>(c));
+  }
+  return true;
+}
+
+/// A std::vector of integers or floating-point numbers: one reader call for the whole array.
+template <class T> inline constexpr bool number_vector_v = false;
+template <class E, class A>
+inline constexpr bool number_vector_v<std::vector<E, A>> = (is_integer_v<E> || is_float_v<E>) && !has_codec<E>;
+
+template <class S, class T>
+bool move_numbers(reader& r, S& scratch, T& v) {
+  using E = typename T::value_type;
+  const std::size_t n = scratch.size();
+  if (n > r.elements_left) [[unlikely]] return r.fail_elements();
+  r.elements_left -= n;
+  if (!charge(r, n * sizeof(E))) [[unlikely]] return false;
+  v.resize(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<E>(scratch[i]);
+  return true;
+}
+
+template <class T>
+bool read_number_vector(reader& r, T& v) {
+  using E = typename T::value_type;
+  if constexpr (is_float_v<E>) {
+    auto& scratch = r.double_scratch();
+    if (!r.get_doubles(scratch, std::is_same_v<E, float>)) [[unlikely]] return false;
+    return move_numbers(r, scratch, v);
+  } else if constexpr (std::is_signed_v<E>) {
+    auto& scratch = r.int_scratch();
+    if (!r.get_ints(scratch, std::numeric_limits<E>::min(), std::numeric_limits<E>::max(), bin::scalar_name<E>().data()))
+      [[unlikely]] return false;
+    return move_numbers(r, scratch, v);
+  } else {
+    auto& scratch = r.uint_scratch();
+    if (!r.get_uints(scratch, std::numeric_limits<E>::max(), bin::scalar_name<E>().data())) [[unlikely]] return false;
+    return move_numbers(r, scratch, v);
+  }
+}
+
+template <class T>
+bool read_elements(reader& r, T& v) {
+  using E = typename T::value_type;
+  if constexpr (number_vector_v<T>) {
+    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    return read_number_vector(r, v);
+  } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    return r.get_strings(v);
+  }
+  constexpr std::size_t node = is_vector<T>::value ? sizeof(E) : sizeof(E) + 2 * sizeof(void*);
+  if (!r.begin_array()) [[unlikely]] return false;
+  if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+  depth_scope scope(r);
+  v.clear();
+  std::size_t i = 0;
+  int k;
+  while ((k = r.next_element()) == 1) {
+    if (!count_element(r, node)) [[unlikely]] return false;
+    if constexpr (std::is_same_v<T, std::vector<bool>>) {
+      bool b;
+      if (!r.get_bool(b)) [[unlikely]] {
+        r.push_index(i);
+        return false;
+      }
+      v.push_back(b);
+    } else {
+      if (!read(r, v.emplace_back())) [[unlikely]] {
+        r.push_index(i);
+        return false;
+      }
+    }
+    ++i;
+  }
+  return k == 0;
+}
+
+template <class T>
+bool read_fixed(reader& r, T& v) {
+  constexpr std::size_t n = fixed_extent<T>;
+  if (!r.begin_array()) [[unlikely]] return false;
+  if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+  depth_scope scope(r);
+  std::size_t i = 0;
+  int k;
+  while ((k = r.next_element()) == 1) {
+    if (i == n) [[unlikely]] return fail_count(r, "array", n, n + 1);
+    if (!read(r, v[i])) [[unlikely]] {
+      r.push_index(i);
+      return false;
+    }
+    ++i;
+  }
+  if (k < 0) [[unlikely]] return false;
+  if (i != n) [[unlikely]] return fail_count(r, "array", n, i);
+  return true;
+}
+
+template <class T>
+bool read(reader& r, T& v) {
+  if constexpr (has_codec<T>) {
+    const std::size_t at = r.offset();
+    typename codec<T>::wire w{};
+    if (!read(r, w)) return false;
+    try {
+      v = codec<T>::from_wire(std::move(w));
+    } catch (const std::exception& e) {
+      return r.fail_at(errc::invalid_value, at, e.what());
+    }
+    return true;
+  } else if constexpr (is_bool_v<T>) {
+    return r.get_bool(v);
+  } else if constexpr (std::is_enum_v<T>) {
+    using U = std::underlying_type_t<T>;
+    if constexpr (is_bool_v<U>) {
+      bool b;
+      if (!r.get_bool(b)) [[unlikely]] return false;
+      v = static_cast<T>(b);
+      return true;
+    } else if constexpr (described_enum_v<T>) {
+      value_kind kind;
+      if (!r.kind(kind)) [[unlikely]] return false;
+      if (kind == value_kind::string) {
+        std::string_view name;
+        if (!r.get_string(name)) [[unlikely]] return false;
+        if (!enum_from_name(name, v)) [[unlikely]] {
+          return fail_text(r, errc::invalid_value, "enum name", name);
+        }
+        return true;
+      }
+      if (kind != value_kind::number) [[unlikely]] return r.fail_expected("enum name or number");
+      U u;
+      if (!read_integer(r, u, bin::scalar_name<U>())) [[unlikely]] return false;
+      v = static_cast<T>(u);
+      return true;
+    } else {
+      U u;
+      if (!read_integer(r, u, bin::scalar_name<U>())) [[unlikely]] return false;
+      v = static_cast<T>(u);
+      return true;
+    }
+  } else if constexpr (is_integer_v<T>) {
+    return read_integer(r, v, bin::scalar_name<T>());
+  } else if constexpr (is_float_v<T>) {
+    double d;
+    if (!r.get_double(d)) [[unlikely]] return false;
+    if constexpr (std::is_same_v<T, float>) {
+      // Anything that rounds to a finite float: below FLT_MAX + half its ulp (2^103).
+      constexpr double limit = static_cast<double>(std::numeric_limits<float>::max()) + 0x1p103;
+      if (d >= limit || d <= -limit) [[unlikely]] return fail_float_range(r, d);
+      v = static_cast<float>(d);
+    } else {
+      v = d;
+    }
+    return true;
+  } else if constexpr (is_string_v<T>) {
+    std::string_view s;
+    if (!r.get_string(s)) [[unlikely]] return false;
+    if (!charge(r, s.size())) [[unlikely]] return false;
+    v.assign(s);
+    return true;
+  } else if constexpr (is_blob_v<T>) {
+    std::string_view s;
+    if (!r.get_string(s)) [[unlikely]] return false;
+    if (!charge(r, s.size() / 4 * 3)) [[unlikely]] return false;
+    std::string why;
+    if (!base64_decode(s, v, why)) [[unlikely]] return r.fail_at(errc::invalid_value, r.value_at, std::move(why));
+    return true;
+  } else if constexpr (is_uuid_v<T>) {
+    std::string_view s;
+    if (!r.get_string(s)) [[unlikely]] return false;
+    const auto id = uuid::parse(s);
+    if (!id) [[unlikely]] return fail_text(r, errc::invalid_value, "uuid", s);
+    v = *id;
+    return true;
+  } else if constexpr (is_timestamp<T>::value) {
+    std::string_view s;
+    if (!r.get_string(s)) [[unlikely]] return false;
+    std::int64_t ns;
+    std::string why;
+    if (!parse_timestamp(s, ns, why)) [[unlikely]] return r.fail_at(errc::invalid_value, r.value_at, std::move(why));
+    typename T::duration d;
+    if (!duration_from_ns(r, ns, d)) [[unlikely]] return false;
+    v = T(d);
+    return true;
+  } else if constexpr (is_duration<T>::value) {
+    std::int64_t ns;
+    if (!r.get_int(ns)) [[unlikely]] return false;
+    return duration_from_ns(r, ns, v);
+  } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
+    const int null = r.is_null();
+    if (null < 0) [[unlikely]] return false;
+    if (null == 1) {
+      v.reset();
+      return true;
+    }
+    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    depth_scope scope(r);
+    if constexpr (is_optional<T>::value) {
+      if (!v) v.emplace();
+    } else {
+      using E = typename T::element_type;
+      if (!v) {
+        if (!charge(r, sizeof(E))) [[unlikely]] return false;
+        v = std::make_unique<E>();
+      }
+    }
+    return read(r, *v);
+  } else if constexpr (is_sequence<T>::value) {
+    return read_elements(r, v);
+  } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
+    return read_fixed(r, v);
+  } else if constexpr (is_set<T>::value) {
+    using K = typename T::key_type;
+    if (!r.begin_array()) [[unlikely]] return false;
+    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    depth_scope scope(r);
+    v.clear();
+    std::size_t i = 0;
+    int k;
+    while ((k = r.next_element()) == 1) {
+      if (!count_element(r, sizeof(K) + 4 * sizeof(void*))) [[unlikely]] return false;
+      const std::size_t at = r.offset();
+      K key{};
+      if (!read(r, key)) [[unlikely]] {
+        r.push_index(i);
+        return false;
+      }
+      if (!v.insert(std::move(key)).second) [[unlikely]] {
+        r.fail_at(errc::duplicate_key, at, "duplicate set element");
+        r.push_index(i);
+        return false;
+      }
+      ++i;
+    }
+    return k == 0;
+  } else if constexpr (is_map<T>::value) {
+    using K = typename T::key_type;
+    using M = typename T::mapped_type;
+    constexpr std::size_t node = sizeof(std::pair<K, M>) + 4 * sizeof(void*);
+    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    depth_scope scope(r);
+    if constexpr (object_key_v<K>) {
+      if (!r.begin_object()) [[unlikely]] return false;
+      v.clear();
+      std::string_view text;
+      int k;
+      while ((k = r.next_key(text)) == 1) {
+        if (!count_element(r, node)) [[unlikely]] return false;
+        K key{};
+        if (!read_object_key(r, text, key)) [[unlikely]] return false;
+        const std::size_t before = v.size();
+        auto it = v.try_emplace(std::move(key)).first;
+        if (v.size() == before) [[unlikely]] {
+          r.fail(errc::duplicate_key, "duplicate map key");
+          r.push_key(text);
+          return false;
+        }
+        if (!read(r, it->second)) [[unlikely]] {
+          r.push_key(text);
+          return false;
+        }
+      }
+      return k == 0;
+    } else {
+      if (!r.begin_array()) [[unlikely]] return false;
+      v.clear();
+      std::size_t i = 0;
+      int k;
+      while ((k = r.next_element()) == 1) {
+        if (!count_element(r, node)) [[unlikely]] return false;
+        const std::size_t at = r.offset();
+        if (!r.begin_array()) [[unlikely]] {
+          r.push_index(i);
+          return false;
+        }
+        K key{};
+        int e = r.next_element();
+        if (e == 0) [[unlikely]] e = fail_count(r, "map entry [key, value]", 2, 0) ? 0 : -1;
+        if (e != 1 || !read(r, key)) [[unlikely]] {
+          r.push_index(i);
+          return false;
+        }
+        const std::size_t before = v.size();
+        auto it = v.try_emplace(std::move(key)).first;
+        if (v.size() == before) [[unlikely]] {
+          r.fail_at(errc::duplicate_key, at, "duplicate map key");
+          r.push_index(i);
+          return false;
+        }
+        e = r.next_element();
+        if (e == 0) [[unlikely]] e = fail_count(r, "map entry [key, value]", 2, 1) ? 0 : -1;
+        if (e != 1 || !read(r, it->second)) [[unlikely]] {
+          r.push_index(i);
+          return false;
+        }
+        e = r.next_element();
+        if (e == 1) [[unlikely]] e = fail_count(r, "map entry [key, value]", 2, 3) ? 0 : -1;
+        if (e != 0) [[unlikely]] {
+          r.push_index(i);
+          return false;
+        }
+        ++i;
+      }
+      return k == 0;
+    }
+  } else if constexpr (is_variant<T>::value) {
+    constexpr std::size_t count = std::variant_size_v<T>;
+    if (!r.begin_object()) [[unlikely]] return false;
+    std::string_view key;
+    int k = r.next_key(key);
+    if (k < 0) [[unlikely]] return false;
+    if (k == 0) [[unlikely]] return r.fail(errc::invalid_variant, "a variant is an object with one key, got {}");
+    std::size_t index = 0;
+    if (!parse_integer_key(key, index) || index >= count) [[unlikely]] {
+      return fail_text(r, errc::invalid_variant,
+                       "variant index (" + std::to_string(count) + " alternatives)", key);
+    }
+    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    depth_scope scope(r);
+    const bool ok = boost::mp11::mp_with_index<count>(index, [&](auto I) {
+      if (v.index() != I) v.template emplace<I>();
+      if (!read(r, *std::get_if<I>(&v))) [[unlikely]] {
+        r.push_index(I);
+        return false;
+      }
+      return true;
+    });
+    if (!ok) [[unlikely]] return false;
+    k = r.next_key(key);
+    if (k < 0) [[unlikely]] return false;
+    if (k == 1) [[unlikely]] return r.fail(errc::invalid_variant, "a variant is an object with one key, got a second");
+    return true;
+  } else if constexpr (is_tuple<T>::value) {
+    constexpr std::size_t n = std::tuple_size_v<T>;
+    if (!r.begin_array()) [[unlikely]] return false;
+    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    depth_scope scope(r);
+    const bool ok = [&]<std::size_t... I>(std::index_sequence<I...>) {
+      auto one = [&](auto& e, std::size_t i) {
+        const int k = r.next_element();
+        if (k == 0) [[unlikely]] return fail_count(r, "tuple", n, i);
+        if (k < 0 || !read(r, e)) [[unlikely]] {
+          r.push_index(i);
+          return false;
+        }
+        return true;
+      };
+      (void)one;  // unused for std::tuple<>
+      return (one(std::get<I>(v), I) && ...);
+    }(std::make_index_sequence<n>{});
+    if (!ok) [[unlikely]] return false;
+    const int k = r.next_element();
+    if (k == 1) [[unlikely]] return fail_count(r, "tuple", n, n + 1);
+    return k == 0;
+  } else if constexpr (fieldless_aggregate<T>()) {
+    if (!r.begin_object()) [[unlikely]] return false;
+    std::string_view key;
+    int k;
+    while ((k = r.next_key(key)) == 1) {
+      if (r.reject_unknown) [[unlikely]] return fail_unknown_field(r, key);
+      if (!skip_value(r)) [[unlikely]] return false;
+    }
+    return k == 0;
+  } else if constexpr (described_record<T>) {
+    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    depth_scope scope(r);
+    return read_record(r, v);
+  } else if constexpr (aggregate_record<T>) {
+    static_assert(dependent_false<T>,
+                  "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
+    return false;
+  } else {
+    static_assert(dependent_false<T>,
+                  "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "
+                  "make it an aggregate, or specialize refwire::codec<T>");
+    return false;
+  }
+}
+
+}  // namespace refwire::detail::json

@@ -1,0 +1,523 @@
+// One simdjson on-demand kernel behind the reader cursor (json_reader.hpp).
+// Included by a .cpp that has included simdjson.h (its
+// SIMDJSON_BUILTIN_IMPLEMENTATION decides the on-demand code's target) and
+// defined REFWIRE_JSON_KERNEL (the namespace) and REFWIRE_JSON_KERNEL_NAME.
+//
+// Root objects and arrays are entered with simdjson's root checks (they guard
+// against unbalanced documents); a document whose value ends before the input
+// does is then reported as trailing content by a bracket scan.
+
+namespace refwire::detail::json::REFWIRE_JSON_KERNEL {
+namespace {
+
+namespace od = simdjson::SIMDJSON_BUILTIN_IMPLEMENTATION::ondemand;
+using simdjson::error_code;
+
+struct frame {
+  od::object_iterator oit;
+  od::object_iterator oend;
+  od::array_iterator ait;
+  od::array_iterator aend;
+  bool object = false;
+  bool started = false;
+};
+
+struct state : kernel_state {
+  od::parser parser;
+  od::document doc;
+  od::value cur;
+  bool root = true;   // the current value is the document itself
+  std::vector<frame> frames;
+  std::unique_ptr<char[]> buf;
+  std::size_t cap = 0;
+  const char* base = nullptr;
+  std::size_t size = 0;       // bytes parsed (the value's extent in prefix mode)
+  std::size_t input_size = 0;  // the caller's bytes
+};
+
+inline state& S(kernel_state& k) { return static_cast<state&>(k); }
+
+inline std::size_t location(state& s) {
+  const char* p = nullptr;
+  const error_code e = s.root ? s.doc.current_location().get(p) : s.cur.current_location().get(p);
+  if (e != simdjson::SUCCESS || p == nullptr) return s.size;
+  const auto off = static_cast<std::size_t>(p - s.base);
+  return off > s.size ? s.size : off;
+}
+
+std::string_view short_message(error_code e) {
+  switch (e) {
+    case simdjson::TAPE_ERROR: return "invalid JSON structure";
+    case simdjson::STRING_ERROR: return "invalid string (a bad escape or a lone surrogate)";
+    case simdjson::T_ATOM_ERROR: return "invalid literal (expected true)";
+    case simdjson::F_ATOM_ERROR: return "invalid literal (expected false)";
+    case simdjson::N_ATOM_ERROR: return "invalid literal (expected null)";
+    case simdjson::NUMBER_ERROR: return "invalid number";
+    case simdjson::UNESCAPED_CHARS: return "unescaped control character in a string";
+    case simdjson::UNCLOSED_STRING: return "unterminated string";
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT: return "unterminated object or array";
+    case simdjson::EMPTY: return "no JSON value";
+    case simdjson::DEPTH_ERROR: return "nesting exceeds the parser's depth limit";
+    case simdjson::CAPACITY: return "input too large for the parser";
+    case simdjson::MEMALLOC: return "out of memory";
+    default: return simdjson::error_message(e);
+  }
+}
+
+/// Records a simdjson failure on the current value; `what` is the expected type.
+bool fail_sj(state& s, reader& r, error_code e, std::string_view what) {
+  const std::size_t at = location(s);
+  switch (e) {
+    case simdjson::INCORRECT_TYPE: {
+      od::json_type t;
+      const error_code te = s.root ? s.doc.type().get(t) : s.cur.type().get(t);
+      if (te != simdjson::SUCCESS) return r.fail_at(errc::invalid_json, at, std::string(short_message(te)));
+      static constexpr std::string_view names[] = {"?", "array", "object", "number", "string", "bool", "null"};
+      const auto i = static_cast<std::size_t>(t);
+      if (t == od::json_type::number && (what == "integer" || what == "unsigned integer")) {
+        std::string_view raw;
+        if (s.root) {
+          if (s.doc.raw_json_token().get(raw) != simdjson::SUCCESS) raw = {};
+        } else {
+          raw = s.cur.raw_json_token();
+        }
+        while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
+          raw.remove_suffix(1);
+        bool integral = !raw.empty() && raw.size() < 40;
+        for (char c : raw) integral = integral && ((c >= '0' && c <= '9') || c == '-');
+        if (integral && !(what == "unsigned integer" && raw.front() == '-')) {
+          return r.fail_at(errc::invalid_value, at, std::string(raw) + " is out of range for " + std::string(what));
+        }
+      }
+      return r.fail_at(errc::type_mismatch, at,
+                       "expected " + std::string(what) + ", got " + std::string(i < 7 ? names[i] : "?"));
+    }
+    case simdjson::NUMBER_OUT_OF_RANGE:
+      return r.fail_at(errc::invalid_value, at, "number out of range for " + std::string(what));
+    case simdjson::UTF8_ERROR:
+      return r.fail_at(errc::invalid_utf8, first_invalid_utf8(s.base, s.size), "invalid UTF-8");
+    case simdjson::TRAILING_CONTENT:
+      return r.fail_at(errc::trailing_bytes, at, "trailing content after the value");
+    case simdjson::EMPTY:
+    case simdjson::UNCLOSED_STRING:
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+      return r.fail_at(errc::truncated, at, std::string(short_message(e)));
+    case simdjson::DEPTH_ERROR:
+      return r.fail_at(errc::depth_limit, at, std::string(short_message(e)));
+    default:
+      return r.fail_at(errc::invalid_json, at, std::string(short_message(e)));
+  }
+}
+
+inline std::size_t skip_ws(const char* p, std::size_t i, std::size_t n) {
+  while (i < n && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t')) ++i;
+  return i;
+}
+
+bool k_start(kernel_state& ks, reader& r, const char* data, std::size_t size, bool prefix) {
+  state& s = S(ks);
+  s.frames.clear();
+  s.root = true;
+  s.input_size = size;
+  // Prefix mode (prefix_limit != 0): parse only the first value.
+  std::size_t n = size;
+  if (prefix) n = scan_value_end(data, size);
+  const std::size_t need = n + simdjson::SIMDJSON_PADDING;
+  if (s.cap < need) {
+    std::size_t cap = s.cap == 0 ? 4096 : s.cap;
+    while (cap < need) cap *= 2;
+    s.buf = std::make_unique<char[]>(cap);  // value-initialized: zero padding
+    s.cap = cap;
+  }
+  if (n != 0) std::memcpy(s.buf.get(), data, n);
+  std::memset(s.buf.get() + n, 0, simdjson::SIMDJSON_PADDING);
+  s.base = s.buf.get();
+  s.size = n;
+  const error_code e = s.parser.iterate(s.buf.get(), n, s.cap).get(s.doc);
+  if (e != simdjson::SUCCESS) [[unlikely]] {
+    if (e == simdjson::UTF8_ERROR) {
+      return r.fail_at(errc::invalid_utf8, first_invalid_utf8(s.base, n), "invalid UTF-8");
+    }
+    if (e == simdjson::EMPTY) return r.fail_at(errc::truncated, n, "no JSON value");
+    return r.fail_at(e == simdjson::UNCLOSED_STRING ? errc::truncated : errc::invalid_json, 0,
+                     std::string(short_message(e)));
+  }
+  return true;
+}
+
+/// After a root object/array failed its start checks: trailing content, if that is what it was.
+bool root_start_failed(state& s, reader& r, error_code e, std::string_view what) {
+  if (e == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) {
+    const std::size_t end = scan_value_end(s.base, s.size);
+    const std::size_t next = skip_ws(s.base, end, s.size);
+    if (end < s.size && next < s.size) {
+      return r.fail_at(errc::trailing_bytes, next,
+                       std::to_string(s.size - next) + " bytes of trailing content after the value");
+    }
+    return r.fail_at(errc::truncated, s.size, std::string(short_message(e)));
+  }
+  return fail_sj(s, r, e, what);
+}
+
+bool k_finish(kernel_state& ks, reader& r, std::size_t* consumed) {
+  state& s = S(ks);
+  if (s.root || s.frames.empty()) {
+    const char* p = nullptr;
+    const error_code e = s.doc.current_location().get(p);
+    if (e == simdjson::SUCCESS && p != nullptr && static_cast<std::size_t>(p - s.base) < s.size) [[unlikely]] {
+      const auto at = static_cast<std::size_t>(p - s.base);
+      return r.fail_at(errc::trailing_bytes, at, std::to_string(s.size - at) + " bytes of trailing content after the value");
+    }
+  }
+  if (consumed != nullptr) *consumed = s.size;
+  return true;
+}
+
+bool k_get_bool(kernel_state& ks, reader& r, bool& v) {
+  state& s = S(ks);
+  r.value_at = location(s);
+  const error_code e = s.root ? s.doc.get_bool().get(v) : s.cur.get_bool().get(v);
+  if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "bool");
+  return true;
+}
+
+bool k_get_int(kernel_state& ks, reader& r, std::int64_t& v) {
+  state& s = S(ks);
+  r.value_at = location(s);
+  const error_code e = s.root ? s.doc.get_int64().get(v) : s.cur.get_int64().get(v);
+  if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "integer");
+  return true;
+}
+
+bool k_get_uint(kernel_state& ks, reader& r, std::uint64_t& v) {
+  state& s = S(ks);
+  r.value_at = location(s);
+  const error_code e = s.root ? s.doc.get_uint64().get(v) : s.cur.get_uint64().get(v);
+  if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "unsigned integer");
+  return true;
+}
+
+bool k_get_double(kernel_state& ks, reader& r, double& v) {
+  state& s = S(ks);
+  r.value_at = location(s);
+  const error_code e = s.root ? s.doc.get_double().get(v) : s.cur.get_double().get(v);
+  if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "number");
+  return true;
+}
+
+bool k_get_string(kernel_state& ks, reader& r, std::string_view& v) {
+  state& s = S(ks);
+  r.value_at = location(s);
+  const error_code e = s.root ? s.doc.get_string().get(v) : s.cur.get_string().get(v);
+  if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "string");
+  return true;
+}
+
+int k_is_null(kernel_state& ks, reader& r) {
+  state& s = S(ks);
+  bool n = false;
+  const error_code e = s.root ? s.doc.is_null().get(n) : s.cur.is_null().get(n);
+  if (e != simdjson::SUCCESS) [[unlikely]] {
+    fail_sj(s, r, e, "value");
+    return -1;
+  }
+  return n ? 1 : 0;
+}
+
+bool k_kind(kernel_state& ks, reader& r, value_kind& k) {
+  state& s = S(ks);
+  od::json_type t;
+  const error_code e = s.root ? s.doc.type().get(t) : s.cur.type().get(t);
+  if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "value");
+  switch (t) {
+    case od::json_type::array: k = value_kind::array; break;
+    case od::json_type::object: k = value_kind::object; break;
+    case od::json_type::number: k = value_kind::number; break;
+    case od::json_type::string: k = value_kind::string; break;
+    case od::json_type::boolean: k = value_kind::boolean; break;
+    case od::json_type::null: k = value_kind::null; break;
+  }
+  return true;
+}
+
+bool k_begin_object(kernel_state& ks, reader& r) {
+  state& s = S(ks);
+  od::object obj;
+  error_code e;
+  if (s.root) {
+    e = s.doc.get_object().get(obj);
+    if (e != simdjson::SUCCESS) [[unlikely]] return root_start_failed(s, r, e, "object");
+  } else {
+    e = s.cur.get_object().get(obj);
+    if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "object");
+  }
+  frame f;
+  f.object = true;
+  if ((e = obj.begin().get(f.oit)) != simdjson::SUCCESS || (e = obj.end().get(f.oend)) != simdjson::SUCCESS)
+    [[unlikely]] return fail_sj(s, r, e, "object");
+  s.root = false;
+  s.frames.push_back(f);
+  return true;
+}
+
+/// A key's text straight from the input when it has no escapes; else unescaped by simdjson.
+int k_next_key(kernel_state& ks, reader& r, std::string_view& key) {
+  state& s = S(ks);
+  frame& f = s.frames.back();
+  if (f.started) ++f.oit;
+  f.started = true;
+  if (!(f.oit != f.oend)) {
+    s.frames.pop_back();
+    return 0;
+  }
+  od::field fl;
+  error_code e = (*f.oit).get(fl);
+  if (e != simdjson::SUCCESS) [[unlikely]] {
+    s.frames.pop_back();
+    const std::size_t at = location(s);
+    if (e == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) return r.fail_at(errc::truncated, at, std::string(short_message(e))), -1;
+    return r.fail_at(e == simdjson::UTF8_ERROR ? errc::invalid_utf8 : errc::invalid_json, at,
+                     std::string(short_message(e))),
+           -1;
+  }
+  const char* raw = fl.key().raw();
+  const char* p = raw;
+  while (*p != '"' && *p != '\\') ++p;
+  if (*p == '"') {
+    key = std::string_view(raw, static_cast<std::size_t>(p - raw));
+  } else {
+    e = fl.unescaped_key().get(key);
+    if (e != simdjson::SUCCESS) [[unlikely]] {
+      s.cur = std::move(fl).value();
+      s.root = false;
+      return fail_sj(s, r, e, "key"), -1;
+    }
+  }
+  s.cur = std::move(fl).value();
+  s.root = false;
+  return 1;
+}
+
+bool k_begin_array(kernel_state& ks, reader& r) {
+  state& s = S(ks);
+  od::array arr;
+  error_code e;
+  if (s.root) {
+    e = s.doc.get_array().get(arr);
+    if (e != simdjson::SUCCESS) [[unlikely]] return root_start_failed(s, r, e, "array");
+  } else {
+    e = s.cur.get_array().get(arr);
+    if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "array");
+  }
+  frame f;
+  f.object = false;
+  if ((e = arr.begin().get(f.ait)) != simdjson::SUCCESS || (e = arr.end().get(f.aend)) != simdjson::SUCCESS)
+    [[unlikely]] return fail_sj(s, r, e, "array");
+  s.root = false;
+  s.frames.push_back(f);
+  return true;
+}
+
+int k_next_element(kernel_state& ks, reader& r) {
+  state& s = S(ks);
+  frame& f = s.frames.back();
+  if (f.started) ++f.ait;
+  f.started = true;
+  if (!(f.ait != f.aend)) {
+    s.frames.pop_back();
+    return 0;
+  }
+  const error_code e = (*f.ait).get(s.cur);
+  s.root = false;
+  if (e != simdjson::SUCCESS) [[unlikely]] {
+    s.frames.pop_back();
+    const std::size_t at = location(s);
+    if (e == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) return r.fail_at(errc::truncated, at, std::string(short_message(e))), -1;
+    return r.fail_at(e == simdjson::UTF8_ERROR ? errc::invalid_utf8 : errc::invalid_json, at,
+                     std::string(short_message(e))),
+           -1;
+  }
+  return 1;
+}
+
+std::size_t k_offset(kernel_state& ks, reader&) { return location(S(ks)); }
+
+/// One array of numbers, element by element, without a cursor round trip per element.
+template <class T, class Get, class Check>
+bool number_array(state& s, reader& r, std::vector<T>& out, const char* what, Get&& get, Check&& check) {
+  od::array arr;
+  error_code e;
+  if (s.root) {
+    e = s.doc.get_array().get(arr);
+    if (e != simdjson::SUCCESS) [[unlikely]] return root_start_failed(s, r, e, "array");
+  } else {
+    e = s.cur.get_array().get(arr);
+    if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "array");
+  }
+  s.root = false;
+  out.clear();
+  std::size_t i = 0;
+  for (auto element : arr) {
+    e = element.get(s.cur);
+    if (e != simdjson::SUCCESS) [[unlikely]] {
+      const std::size_t at = location(s);
+      if (e == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) return r.fail_at(errc::truncated, at, std::string(short_message(e)));
+      return r.fail_at(e == simdjson::UTF8_ERROR ? errc::invalid_utf8 : errc::invalid_json, at,
+                       std::string(short_message(e)));
+    }
+    T x;
+    e = get(s.cur, x);
+    if (e != simdjson::SUCCESS) [[unlikely]] {
+      fail_sj(s, r, e, what);
+      r.push_index(i);
+      return false;
+    }
+    if (!check(x)) [[unlikely]] {
+      const std::string_view raw = s.cur.raw_json_token();
+      r.value_at = static_cast<std::size_t>(raw.data() - s.base);
+      return false;  // the caller reports the range failure for element out.size()
+    }
+    out.push_back(x);
+    ++i;
+  }
+  return true;
+}
+
+bool k_get_ints(kernel_state& ks, reader& r, std::vector<std::int64_t>& out, std::int64_t lo, std::int64_t hi,
+                const char* type) {
+  state& s = S(ks);
+  bool range_failed = false;
+  std::int64_t bad = 0;
+  const bool ok = number_array<std::int64_t>(
+      s, r, out, "integer", [](od::value& v, std::int64_t& x) { return v.get_int64().get(x); },
+      [&](std::int64_t x) {
+        if (x >= lo && x <= hi) return true;
+        range_failed = true;
+        bad = x;
+        return false;
+      });
+  if (!ok && range_failed) {
+    r.fail_at(errc::invalid_value, r.value_at, std::to_string(bad) + " is out of range for " + type);
+    r.push_index(out.size());
+  }
+  return ok;
+}
+
+bool k_get_uints(kernel_state& ks, reader& r, std::vector<std::uint64_t>& out, std::uint64_t hi, const char* type) {
+  state& s = S(ks);
+  bool range_failed = false;
+  std::uint64_t bad = 0;
+  const bool ok = number_array<std::uint64_t>(
+      s, r, out, "unsigned integer", [](od::value& v, std::uint64_t& x) { return v.get_uint64().get(x); },
+      [&](std::uint64_t x) {
+        if (x <= hi) return true;
+        range_failed = true;
+        bad = x;
+        return false;
+      });
+  if (!ok && range_failed) {
+    r.fail_at(errc::invalid_value, r.value_at, std::to_string(bad) + " is out of range for " + type);
+    r.push_index(out.size());
+  }
+  return ok;
+}
+
+bool k_get_doubles(kernel_state& ks, reader& r, std::vector<double>& out, bool as_float) {
+  state& s = S(ks);
+  constexpr double limit = static_cast<double>(std::numeric_limits<float>::max()) + 0x1p103;
+  bool range_failed = false;
+  double bad = 0;
+  const bool ok = number_array<double>(
+      s, r, out, "number", [](od::value& v, double& x) { return v.get_double().get(x); },
+      [&](double x) {
+        if (!as_float || (x < limit && x > -limit)) return true;
+        range_failed = true;
+        bad = x;
+        return false;
+      });
+  if (!ok && range_failed) {
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, bad);
+    r.fail_at(errc::invalid_value, r.value_at,
+              std::string(buf, static_cast<std::size_t>(res.ptr - buf)) + " is out of range for f32");
+    r.push_index(out.size());
+  }
+  return ok;
+}
+
+bool k_get_strings(kernel_state& ks, reader& r, std::vector<std::string>& out) {
+  state& s = S(ks);
+  od::array arr;
+  error_code e;
+  if (s.root) {
+    e = s.doc.get_array().get(arr);
+    if (e != simdjson::SUCCESS) [[unlikely]] return root_start_failed(s, r, e, "array");
+  } else {
+    e = s.cur.get_array().get(arr);
+    if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "array");
+  }
+  s.root = false;
+  out.clear();
+  std::size_t i = 0;
+  for (auto element : arr) {
+    e = element.get(s.cur);
+    if (e != simdjson::SUCCESS) [[unlikely]] {
+      const std::size_t at = location(s);
+      if (e == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) return r.fail_at(errc::truncated, at, std::string(short_message(e)));
+      return r.fail_at(e == simdjson::UTF8_ERROR ? errc::invalid_utf8 : errc::invalid_json, at,
+                       std::string(short_message(e)));
+    }
+    if (r.elements_left == 0) [[unlikely]] return r.fail_elements();
+    --r.elements_left;
+    std::string_view text;
+    e = s.cur.get_string().get(text);
+    if (e != simdjson::SUCCESS) [[unlikely]] {
+      fail_sj(s, r, e, "string");
+      r.push_index(i);
+      return false;
+    }
+    const std::uint64_t bytes = sizeof(std::string) + text.size();
+    if (bytes > r.alloc_left) [[unlikely]] return r.fail_alloc(bytes);
+    r.alloc_left -= bytes;
+    out.emplace_back(text);
+    ++i;
+  }
+  return true;
+}
+
+}  // namespace
+
+kernel_state* acquire(bool& owned) {
+  thread_local std::unique_ptr<state> cached;
+  if (!cached) cached = std::make_unique<state>();
+  if (cached->in_use) {  // a decode nested in another on this thread (a codec's from_wire)
+    owned = true;
+    return new state();
+  }
+  owned = false;
+  cached->in_use = true;
+  return cached.get();
+}
+
+void release(kernel_state* k, bool owned) {
+  auto* s = static_cast<state*>(k);
+  if (owned) {
+    delete s;
+    return;
+  }
+  s->in_use = false;
+  if (s->cap > (std::size_t{64} << 20)) {  // do not keep a huge buffer for the thread's lifetime
+    s->buf.reset();
+    s->cap = 0;
+    s->parser = od::parser();
+  }
+}
+
+const kernel_ops ops = {
+    REFWIRE_JSON_KERNEL_NAME, acquire, release, k_start,  k_finish,       k_get_bool,  k_get_int,
+    k_get_uint,               k_get_double, k_get_string, k_is_null,   k_kind,
+    k_begin_object,           k_next_key,   k_begin_array, k_next_element, k_offset,
+    k_get_ints,               k_get_uints,  k_get_doubles, k_get_strings,
+};
+
+}  // namespace refwire::detail::json::REFWIRE_JSON_KERNEL

@@ -1,0 +1,414 @@
+// The JSON reader: the portable simdjson kernel, kernel selection, the
+// reader's failure paths, and the text helpers (base64, RFC 3339).
+#include <refwire/serialization/json.hpp>
+
+#include <array>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "json_kernel.hpp"
+
+#define REFWIRE_JSON_KERNEL baseline
+#define REFWIRE_JSON_KERNEL_NAME "baseline"
+#include "json_kernel.ipp"
+#undef REFWIRE_JSON_KERNEL
+#undef REFWIRE_JSON_KERNEL_NAME
+
+namespace refwire::detail::json {
+
+const kernel_ops& baseline_kernel() noexcept { return baseline::ops; }
+
+// One kernel today: simdjson's on-demand code built for the baseline target
+// (see docs/json-format.md, "Kernels", for the AVX2 kernel that was measured
+// and left out). kernel_ops keeps the seam for another one.
+const kernel_ops& active_kernel() noexcept { return baseline_kernel(); }
+
+std::string_view kind_name(value_kind k) noexcept {
+  switch (k) {
+    case value_kind::null: return "null";
+    case value_kind::boolean: return "bool";
+    case value_kind::number: return "number";
+    case value_kind::string: return "string";
+    case value_kind::array: return "array";
+    case value_kind::object: return "object";
+  }
+  return "?";
+}
+
+// -------------------------------------------------------------------- reader
+
+reader::~reader() {
+  if (st_ != nullptr) ops_->release(st_, owned_);
+}
+
+bool reader::start(bool prefix) {
+  ops_ = &active_kernel();
+  st_ = ops_->acquire(owned_);
+  return ops_->start(*st_, *this, reinterpret_cast<const char*>(in_.data()), in_.size(), prefix);
+}
+
+std::vector<std::int64_t>& reader::int_scratch() {
+  thread_local std::vector<std::int64_t> v;
+  return v;
+}
+std::vector<std::uint64_t>& reader::uint_scratch() {
+  thread_local std::vector<std::uint64_t> v;
+  return v;
+}
+std::vector<double>& reader::double_scratch() {
+  thread_local std::vector<double> v;
+  return v;
+}
+
+bool reader::fail_at(errc code, std::size_t offset, std::string reason) {
+  if (failed_) return false;  // the first failure is the one reported
+  failed_ = std::make_unique<failure>();
+  failed_->code = code;
+  failed_->offset = offset;
+  failed_->reason = std::move(reason);
+  return false;
+}
+
+bool reader::fail(errc code, std::string reason) { return fail_at(code, offset(), std::move(reason)); }
+
+bool reader::fail_expected(std::string_view what) {
+  const std::size_t at = offset();
+  value_kind k;
+  if (!kind(k)) return false;
+  return fail_at(errc::type_mismatch, at, "expected " + std::string(what) + ", got " + std::string(kind_name(k)));
+}
+
+bool reader::fail_depth() { return fail(errc::depth_limit, "nesting exceeds decode_options::max_depth"); }
+
+bool reader::fail_elements() {
+  return fail(errc::element_limit, "elements exceed the element limit (decode_options::max_elements)");
+}
+
+bool reader::fail_alloc(std::uint64_t bytes) {
+  return fail(errc::allocation_limit, "allocating " + std::to_string(bytes) +
+                                          " bytes exceeds the allocation limit (" + std::to_string(alloc_left) +
+                                          " left of decode_options::max_alloc_bytes)");
+}
+
+void reader::push_field(std::string_view name) { failed_->path.push_back("." + std::string(name)); }
+void reader::push_index(std::size_t index) { failed_->path.push_back("[" + std::to_string(index) + "]"); }
+
+namespace {
+std::string quoted(std::string_view key, std::size_t max_shown = 64) {
+  std::string s = "\"";
+  for (std::size_t i = 0; i < key.size() && i < max_shown; ++i) {
+    const auto c = static_cast<unsigned char>(key[i]);
+    if (c == '"' || c == '\\') {
+      s += '\\';
+      s += static_cast<char>(c);
+    } else if (c < 0x20 || c == 0x7f) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\u%04x", c);
+      s += esc;
+    } else {
+      s += static_cast<char>(c);
+    }
+  }
+  if (key.size() > max_shown) s += "...";
+  s += '"';
+  return s;
+}
+}  // namespace
+
+void reader::push_key(std::string_view key) { failed_->path.push_back("[" + quoted(key) + "]"); }
+
+refwire::error reader::make_error() {
+  if (!failed_) return refwire::error(errc::invalid_json, 0, "$", "decode failed");
+  std::string path = "$";
+  for (auto it = failed_->path.rbegin(); it != failed_->path.rend(); ++it) path += *it;
+  return refwire::error(failed_->code, failed_->offset, std::move(path), std::move(failed_->reason));
+}
+
+// ------------------------------------------------------- template failures
+
+bool fail_range(reader& r, std::string_view value, std::string_view type) {
+  return r.fail_at(errc::invalid_value, r.value_at,
+                   std::string(value) + " is out of range for " + std::string(type));
+}
+
+bool fail_float_range(reader& r, double value) {
+  char buf[32];
+  const auto res = std::to_chars(buf, buf + sizeof buf, value);
+  return fail_range(r, std::string_view(buf, static_cast<std::size_t>(res.ptr - buf)), "f32");
+}
+
+bool fail_count(reader& r, std::string_view what, std::size_t need, std::size_t got) {
+  return r.fail(errc::invalid_value, std::string(what) + " needs " + std::to_string(need) + " elements, got " +
+                                         (got > need ? "more" : std::to_string(got)));
+}
+
+bool fail_unknown_field(reader& r, std::string_view key) {
+  return r.fail(errc::unknown_field, "unknown field " + quoted(key));
+}
+
+bool fail_duplicate_field(reader& r, std::string_view key) {
+  return r.fail(errc::duplicate_key, "duplicate field " + quoted(key));
+}
+
+bool fail_missing_field(reader& r, std::string_view name) {
+  return r.fail(errc::missing_field, "missing field " + quoted(name));
+}
+
+bool fail_text(reader& r, errc code, std::string_view what, std::string_view text) {
+  return r.fail_at(code, r.value_at, "invalid " + std::string(what) + " " + quoted(text));
+}
+
+bool skip_value(reader& r) {
+  value_kind k;
+  if (!r.kind(k)) return false;
+  switch (k) {
+    case value_kind::object: {
+      if (r.depth_left == 0) return r.fail_depth();
+      if (!r.begin_object()) return false;
+      --r.depth_left;
+      std::string_view key;
+      int n;
+      while ((n = r.next_key(key)) == 1) {
+        if (!skip_value(r)) return false;
+      }
+      ++r.depth_left;
+      return n == 0;
+    }
+    case value_kind::array: {
+      if (r.depth_left == 0) return r.fail_depth();
+      if (!r.begin_array()) return false;
+      --r.depth_left;
+      int n;
+      while ((n = r.next_element()) == 1) {
+        if (!skip_value(r)) return false;
+      }
+      ++r.depth_left;
+      return n == 0;
+    }
+    case value_kind::string: {
+      std::string_view s;
+      return r.get_string(s);
+    }
+    case value_kind::number: {
+      double d;
+      return r.get_double(d);
+    }
+    case value_kind::boolean: {
+      bool b;
+      return r.get_bool(b);
+    }
+    case value_kind::null:
+      return r.is_null() == 1 || (r.failed() ? false : r.fail(errc::invalid_json, "invalid literal (expected null)"));
+  }
+  return false;
+}
+
+// ------------------------------------------------------------ scanning
+
+std::size_t scan_value_end(const char* p, std::size_t n) noexcept {
+  std::size_t i = 0;
+  while (i < n && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t')) ++i;
+  if (i == n) return n;
+  const char c = p[i];
+  if (c == '{' || c == '[') {
+    std::size_t depth = 0;
+    for (; i < n; ++i) {
+      const char x = p[i];
+      if (x == '"') {
+        for (++i; i < n && p[i] != '"'; ++i) {
+          if (p[i] == '\\') ++i;
+        }
+        if (i >= n) return n;
+      } else if (x == '{' || x == '[') {
+        ++depth;
+      } else if (x == '}' || x == ']') {
+        if (--depth == 0) return i + 1;
+      }
+    }
+    return n;
+  }
+  if (c == '"') {
+    for (++i; i < n && p[i] != '"'; ++i) {
+      if (p[i] == '\\') ++i;
+    }
+    return i >= n ? n : i + 1;
+  }
+  for (; i < n; ++i) {
+    const char x = p[i];
+    if (x == ' ' || x == '\n' || x == '\r' || x == '\t' || x == ',' || x == ']' || x == '}' || x == '[' ||
+        x == '{' || x == ':' || x == '"')
+      return i;
+  }
+  return n;
+}
+
+std::size_t first_invalid_utf8(const char* text, std::size_t n) noexcept {
+  const auto* p = reinterpret_cast<const unsigned char*>(text);
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned c = p[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    auto cont = [&](std::size_t k) { return i + k < n && (p[i + k] & 0xC0U) == 0x80U; };
+    std::size_t len = 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = cont(1) ? 2 : 0;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      if (cont(1) && cont(2) && !(c == 0xE0 && p[i + 1] < 0xA0) && !(c == 0xED && p[i + 1] > 0x9F)) len = 3;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      if (cont(1) && cont(2) && cont(3) && !(c == 0xF0 && p[i + 1] < 0x90) && !(c == 0xF4 && p[i + 1] > 0x8F)) len = 4;
+    }
+    if (len == 0) return i;
+    i += len;
+  }
+  return n;
+}
+
+// ------------------------------------------------------------------ base64
+
+bool base64_decode(std::string_view text, std::vector<std::byte>& out, std::string& why) {
+  static constexpr auto table = [] {
+    std::array<signed char, 256> t{};
+    for (auto& x : t) x = -1;
+    const char* a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (int i = 0; i < 64; ++i) t[static_cast<unsigned char>(a[i])] = static_cast<signed char>(i);
+    return t;
+  }();
+  out.clear();
+  if (text.size() % 4 != 0) {
+    why = "invalid base64: length " + std::to_string(text.size()) + " is not a multiple of 4";
+    return false;
+  }
+  if (text.empty()) return true;
+  std::size_t pad = 0;
+  if (text.back() == '=') pad = text[text.size() - 2] == '=' ? 2 : 1;
+  out.resize(text.size() / 4 * 3 - pad);
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  std::size_t o = 0;
+  for (std::size_t i = 0; i < text.size(); i += 4) {
+    const bool last = i + 4 == text.size();
+    const int a = table[p[i]];
+    const int b = table[p[i + 1]];
+    const int c = last && pad == 2 ? 0 : table[p[i + 2]];
+    const int d = last && pad >= 1 ? 0 : table[p[i + 3]];
+    if (a < 0 || b < 0 || c < 0 || d < 0) {
+      why = "invalid base64 character at index " + std::to_string(i);
+      out.clear();
+      return false;
+    }
+    const std::uint32_t v = (static_cast<std::uint32_t>(a) << 18) | (static_cast<std::uint32_t>(b) << 12) |
+                            (static_cast<std::uint32_t>(c) << 6) | static_cast<std::uint32_t>(d);
+    if (last && pad != 0) {
+      if ((pad == 2 && (v & 0xFFFF) != 0) || (pad == 1 && (v & 0xFF) != 0)) {
+        why = "invalid base64: non-zero bits in the padding";
+        out.clear();
+        return false;
+      }
+    }
+    out[o++] = static_cast<std::byte>(v >> 16);
+    if (o < out.size()) out[o++] = static_cast<std::byte>((v >> 8) & 0xFF);
+    if (o < out.size() && !(last && pad == 1)) out[o++] = static_cast<std::byte>(v & 0xFF);
+  }
+  return true;
+}
+
+// -------------------------------------------------------------- RFC 3339
+
+namespace {
+
+bool digits(std::string_view s, std::size_t at, std::size_t n, int& out) {
+  if (at + n > s.size()) return false;
+  int v = 0;
+  for (std::size_t i = at; i < at + n; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    v = v * 10 + (s[i] - '0');
+  }
+  out = v;
+  return true;
+}
+
+std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) noexcept {
+  y -= m <= 2 ? 1 : 0;
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const auto yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+}  // namespace
+
+bool parse_timestamp(std::string_view s, std::int64_t& ns, std::string& why) {
+  auto bad = [&](const char* what) {
+    why = "invalid RFC 3339 timestamp " + quoted(s) + " (" + what + ")";
+    return false;
+  };
+  int year, month, day, hour, minute, second;
+  if (!digits(s, 0, 4, year) || s.size() < 20 || s[4] != '-' || !digits(s, 5, 2, month) || s[7] != '-' ||
+      !digits(s, 8, 2, day) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || !digits(s, 11, 2, hour) ||
+      s[13] != ':' || !digits(s, 14, 2, minute) || s[16] != ':' || !digits(s, 17, 2, second)) {
+    return bad("expected YYYY-MM-DDTHH:MM:SS");
+  }
+  static constexpr int month_days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  if (month < 1 || month > 12 || day < 1 || day > month_days[month - 1] || (month == 2 && day == 29 && !leap)) {
+    return bad("no such date");
+  }
+  if (hour > 23 || minute > 59 || second > 59) return bad("no such time of day");
+  std::size_t i = 19;
+  std::int64_t frac = 0;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    std::size_t n = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+      if (n == 9) return bad("more than 9 fraction digits");
+      frac = frac * 10 + (s[i] - '0');
+      ++n;
+      ++i;
+    }
+    if (n == 0) return bad("empty fraction");
+    for (; n < 9; ++n) frac *= 10;
+  }
+  std::int64_t offset_s = 0;
+  if (i < s.size() && (s[i] == 'Z' || s[i] == 'z')) {
+    ++i;
+  } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+    int oh, om;
+    if (!digits(s, i + 1, 2, oh) || i + 3 >= s.size() || s[i + 3] != ':' || !digits(s, i + 4, 2, om) || oh > 23 ||
+        om > 59) {
+      return bad("bad offset");
+    }
+    offset_s = (s[i] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
+    i += 6;
+  } else {
+    return bad("missing Z or offset");
+  }
+  if (i != s.size()) return bad("trailing characters");
+  const std::int64_t days = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+  const std::int64_t secs = days * 86400 + hour * 3600 + minute * 60 + second - offset_s;
+  // int64 nanoseconds: about 1677-09-21 to 2262-04-11.
+  constexpr std::int64_t max_secs = 9223372036LL;
+  if (secs > max_secs || secs < -max_secs - 1) return bad("outside the int64 nanosecond range");
+  std::int64_t whole = 0;
+  std::int64_t secs_part = secs;
+  if (secs < 0 && frac > 0) {  // keep the product in range near the lower end
+    ++secs_part;
+    frac -= 1'000'000'000;
+  }
+  if (__builtin_mul_overflow(secs_part, std::int64_t{1'000'000'000}, &whole) || __builtin_add_overflow(whole, frac, &ns)) {
+    return bad("outside the int64 nanosecond range");
+  }
+  return true;
+}
+
+}  // namespace refwire::detail::json

@@ -1,0 +1,357 @@
+// The JSON encoder's out-of-line parts: output staging, the string escape
+// scan with UTF-8 validation, numbers, base64, timestamps, and failures.
+#include <refwire/serialization/json.hpp>
+
+#include <bit>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace refwire::detail::json {
+
+void throw_failure(std::string reason) { throw encode_failure{std::move(reason), {}}; }
+
+void throw_encode_error(encode_failure& f) {
+  std::string path = "$";
+  for (auto it = f.path.rbegin(); it != f.path.rend(); ++it) path += *it;
+  throw encode_error("refwire: " + path + ": " + f.reason);
+}
+
+void push_encode_field(encode_failure& f, std::string_view name) { f.path.emplace_back(name); }
+void push_encode_index(encode_failure& f, std::size_t i) { f.path.push_back("[" + std::to_string(i) + "]"); }
+
+// ------------------------------------------------------------------- writer
+
+void writer::flush() {
+  const auto n = static_cast<std::size_t>(pos_ - stage_);
+  if (n != 0) {
+    if (bytes_ != nullptr) {
+      const auto* p = reinterpret_cast<const std::byte*>(stage_);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+      bytes_->insert(bytes_->end(), p, p + n);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+    } else {
+      text_->append(stage_, n);
+    }
+  }
+  pos_ = stage_;
+}
+
+void writer::put_slow(std::string_view s) {
+  while (!s.empty()) {
+    const std::size_t room = static_cast<std::size_t>(lim_ - pos_);
+    if (room == 0) {
+      flush();
+      continue;
+    }
+    const std::size_t n = s.size() < room ? s.size() : room;
+    std::memcpy(pos_, s.data(), n);
+    pos_ += n;
+    s.remove_prefix(n);
+  }
+}
+
+void writer::pretty_key(std::string_view quoted, bool& first) {
+  if (!first) put(',');
+  first = false;
+  newline();
+  put(quoted);
+  put(std::string_view(": "));
+}
+
+void writer::newline() {
+  const std::size_t n = 1 + 2 * static_cast<std::size_t>(level);
+  if (n > max_reserve) {
+    put('\n');
+    for (std::uint32_t i = 0; i < level; ++i) put(std::string_view("  "));
+    return;
+  }
+  char* p = reserve(n);
+  p[0] = '\n';
+  std::memset(p + 1, ' ', n - 1);
+  pos_ = p + n;
+}
+
+// ------------------------------------------------------------------ strings
+
+namespace {
+
+/// A high bit in each byte of x that is < 0x20, '"', '\\' or >= 0x80 (the
+/// lowest flagged byte is exact; bits above it may be spurious).
+inline std::uint64_t special_bytes(std::uint64_t x) noexcept {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  constexpr std::uint64_t high = 0x8080808080808080ULL;
+  const std::uint64_t control = (x - ones * 0x20) & ~x & high;
+  const std::uint64_t q = x ^ (ones * 0x22);
+  const std::uint64_t quote = (q - ones) & ~q & high;
+  const std::uint64_t b = x ^ (ones * 0x5c);
+  const std::uint64_t backslash = (b - ones) & ~b & high;
+  return control | quote | backslash | (x & high);
+}
+
+/// Length of the valid UTF-8 sequence at p (whose first byte is >= 0x80), or 0.
+inline std::size_t utf8_length(const unsigned char* p, const unsigned char* end) noexcept {
+  const unsigned c = p[0];
+  const auto left = static_cast<std::size_t>(end - p);
+  auto cont = [&](std::size_t i) { return i < left && (p[i] & 0xC0U) == 0x80U; };
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    if (!cont(1) || !cont(2)) return 0;
+    if (c == 0xE0 && p[1] < 0xA0) return 0;  // overlong
+    if (c == 0xED && p[1] > 0x9F) return 0;  // a surrogate
+    return 3;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    if (c == 0xF0 && p[1] < 0x90) return 0;  // overlong
+    if (c == 0xF4 && p[1] > 0x8F) return 0;  // past U+10FFFF
+    return 4;
+  }
+  return 0;
+}
+
+[[noreturn]] void invalid_utf8(const unsigned char* p, std::size_t index) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "string is not valid UTF-8 (byte 0x%02x at index %zu)", static_cast<unsigned>(*p),
+                index);
+  throw_failure(buf);
+}
+
+constexpr char hex_digits[] = "0123456789abcdef";
+
+}  // namespace
+
+void write_string(writer& w, std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* const begin = p;
+  const auto* const end = p + s.size();
+  constexpr std::size_t chunk = 1024;
+  char* o = w.reserve(2);
+  *o++ = '"';
+  w.commit(o);
+  while (p < end) {
+    const std::size_t n = static_cast<std::size_t>(end - p) < chunk ? static_cast<std::size_t>(end - p) : chunk;
+    o = w.reserve(n * 6 + 8);
+    const unsigned char* const stop = p + n;
+    while (p < stop) {
+#if defined(__SSE2__)
+      if (stop - p >= 16) {
+        // Signed bytes: < 0x20 catches control characters and every byte >= 0x80.
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i special = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+                                              _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                                           _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+        const auto m = static_cast<unsigned>(_mm_movemask_epi8(special));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(o), x);
+        if (m == 0) {
+          o += 16;
+          p += 16;
+          continue;
+        }
+        const auto k = static_cast<std::size_t>(std::countr_zero(m));
+        o += k;
+        p += k;
+      } else
+#endif
+      if (stop - p >= 8) {
+        std::uint64_t x;
+        std::memcpy(&x, p, 8);
+        const std::uint64_t m = special_bytes(x);
+        std::memcpy(o, p, 8);
+        if (m == 0) {
+          o += 8;
+          p += 8;
+          continue;
+        }
+        const auto k = static_cast<std::size_t>(std::countr_zero(m) / 8);
+        o += k;
+        p += k;
+      }
+      const unsigned c = *p;
+      if (c >= 0x80) {
+        const std::size_t len = utf8_length(p, end);
+        if (len == 0) invalid_utf8(p, static_cast<std::size_t>(p - begin));
+        std::memcpy(o, p, len);
+        o += len;
+        p += len;
+      } else if (c == '"' || c == '\\') {
+        o[0] = '\\';
+        o[1] = static_cast<char>(c);
+        o += 2;
+        ++p;
+      } else if (c < 0x20) {
+        o[0] = '\\';
+        switch (c) {
+          case '\n': o[1] = 'n'; o += 2; break;
+          case '\r': o[1] = 'r'; o += 2; break;
+          case '\t': o[1] = 't'; o += 2; break;
+          case '\b': o[1] = 'b'; o += 2; break;
+          case '\f': o[1] = 'f'; o += 2; break;
+          default:
+            o[1] = 'u';
+            o[2] = '0';
+            o[3] = '0';
+            o[4] = hex_digits[c >> 4];
+            o[5] = hex_digits[c & 0xF];
+            o += 6;
+        }
+        ++p;
+      } else {
+        *o++ = static_cast<char>(c);
+        ++p;
+      }
+    }
+    w.commit(o);
+  }
+  w.put('"');
+}
+
+// ------------------------------------------------------------------ numbers
+
+void write_double(writer& w, double v) {
+  if (!std::isfinite(v)) [[unlikely]] {
+    throw_failure(std::isnan(v) ? "NaN has no JSON encoding" : "infinity has no JSON encoding");
+  }
+  char* p = w.reserve(32);
+  w.commit(std::to_chars(p, p + 32, v).ptr);
+}
+
+void write_float(writer& w, float v) {
+  if (!std::isfinite(v)) [[unlikely]] {
+    throw_failure(std::isnan(v) ? "NaN has no JSON encoding" : "infinity has no JSON encoding");
+  }
+  char* p = w.reserve(32);
+  w.commit(std::to_chars(p, p + 32, v).ptr);
+}
+
+// ------------------------------------------------------------------- base64
+
+void write_base64(writer& w, const std::byte* data, std::size_t n) {
+  static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  w.put('"');
+  const auto* p = reinterpret_cast<const unsigned char*>(data);
+  const auto* const end = p + n;
+  while (end - p >= 3) {
+    const std::size_t groups = std::min<std::size_t>(static_cast<std::size_t>(end - p) / 3, 1024);
+    char* o = w.reserve(groups * 4);
+    for (std::size_t g = 0; g < groups; ++g, p += 3) {
+      const std::uint32_t v = (std::uint32_t{p[0]} << 16) | (std::uint32_t{p[1]} << 8) | p[2];
+      o[0] = alphabet[(v >> 18) & 63];
+      o[1] = alphabet[(v >> 12) & 63];
+      o[2] = alphabet[(v >> 6) & 63];
+      o[3] = alphabet[v & 63];
+      o += 4;
+    }
+    w.commit(o);
+  }
+  if (end - p == 1) {
+    const std::uint32_t v = std::uint32_t{p[0]} << 16;
+    char* o = w.reserve(4);
+    o[0] = alphabet[(v >> 18) & 63];
+    o[1] = alphabet[(v >> 12) & 63];
+    o[2] = '=';
+    o[3] = '=';
+    w.commit(o + 4);
+  } else if (end - p == 2) {
+    const std::uint32_t v = (std::uint32_t{p[0]} << 16) | (std::uint32_t{p[1]} << 8);
+    char* o = w.reserve(4);
+    o[0] = alphabet[(v >> 18) & 63];
+    o[1] = alphabet[(v >> 12) & 63];
+    o[2] = alphabet[(v >> 6) & 63];
+    o[3] = '=';
+    w.commit(o + 4);
+  }
+  w.put('"');
+}
+
+// ------------------------------------------------------------ uuid and time
+
+void write_uuid(writer& w, const uuid& id) {
+  char* o = w.reserve(38);
+  o[0] = '"';
+  id.to_chars(o + 1);
+  o[37] = '"';
+  w.commit(o + 38);
+}
+
+namespace {
+
+/// Howard Hinnant's civil_from_days: days since 1970-01-01 to y-m-d.
+void civil_from_days(std::int64_t z, std::int64_t& y, unsigned& m, unsigned& d) noexcept {
+  z += 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const auto doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  y = static_cast<std::int64_t>(yoe) + era * 400;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  d = doy - (153 * mp + 2) / 5 + 1;
+  m = mp < 10 ? mp + 3 : mp - 9;
+  y += m <= 2 ? 1 : 0;
+}
+
+inline void two(char* o, unsigned v) noexcept {
+  o[0] = static_cast<char>('0' + v / 10);
+  o[1] = static_cast<char>('0' + v % 10);
+}
+
+}  // namespace
+
+void write_timestamp(writer& w, std::int64_t ns) {
+  std::int64_t secs = ns / 1'000'000'000;
+  std::int64_t frac = ns % 1'000'000'000;
+  if (frac < 0) {
+    frac += 1'000'000'000;
+    --secs;
+  }
+  std::int64_t days = secs / 86400;
+  std::int64_t sod = secs % 86400;
+  if (sod < 0) {
+    sod += 86400;
+    --days;
+  }
+  std::int64_t y;
+  unsigned m;
+  unsigned d;
+  civil_from_days(days, y, m, d);
+  // int64 nanoseconds span 1677-2262: always four year digits.
+  char* o = w.reserve(32);
+  o[0] = '"';
+  const auto year = static_cast<unsigned>(y);
+  two(o + 1, year / 100);
+  two(o + 3, year % 100);
+  o[5] = '-';
+  two(o + 6, m);
+  o[8] = '-';
+  two(o + 9, d);
+  o[11] = 'T';
+  two(o + 12, static_cast<unsigned>(sod / 3600));
+  o[14] = ':';
+  two(o + 15, static_cast<unsigned>(sod / 60 % 60));
+  o[17] = ':';
+  two(o + 18, static_cast<unsigned>(sod % 60));
+  o[20] = '.';
+  auto f = static_cast<unsigned>(frac);
+  const unsigned hi = f / 100000;  // 4 digits, then 5
+  const unsigned lo = f % 100000;
+  two(o + 21, hi / 100);
+  two(o + 23, hi % 100);
+  o[25] = static_cast<char>('0' + lo / 10000);
+  two(o + 26, lo / 100 % 100);
+  two(o + 28, lo % 100);
+  o[30] = 'Z';
+  o[31] = '"';
+  w.commit(o + 32);
+}
+
+}  // namespace refwire::detail::json

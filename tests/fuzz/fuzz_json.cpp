@@ -1,0 +1,105 @@
+// libFuzzer target for the JSON decoder.
+//
+// The first byte picks the type (fuzz_types.hpp; the PFR-only `plain` has no
+// JSON form and is skipped); the rest is decoded as JSON with the
+// non-throwing, the prefix and the throwing entry points, which must agree.
+// When a decode succeeds, the value is encoded again (compact and pretty);
+// that text must decode, and encoding the result must give the same compact
+// text (a fixed point; unordered containers are compared by value).
+//
+//   fuzz_json -max_len=1024 <scratch dir> tests/fuzz/corpus/json
+#include "fuzz_types.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace {
+
+[[noreturn]] void die(const char* what, const std::string& detail = {}) {
+  std::fprintf(stderr, "fuzz_json: %s %s\n", what, detail.c_str());
+  std::abort();
+}
+
+bool only_whitespace(std::span<const std::byte> rest) {
+  for (std::byte b : rest) {
+    const auto c = static_cast<char>(b);
+    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return false;
+  }
+  return true;
+}
+
+template <class T, bool ByValue>
+void run(std::span<const std::byte> in) {
+  const refwire::decode_options& o = fuzz::fuzz_options;
+
+  T whole{};
+  const refwire::error full = refwire::deserialize<refwire::json>(in, whole, o);
+  T v{};
+  std::size_t used = 0;
+  const refwire::error pre = refwire::deserialize_prefix<refwire::json>(in, v, used, o);
+
+  if (full) {
+    if (full.offset() > in.size()) die("error offset past the input", full.message());
+    if (full.message() != full.path() + ": " + full.reason() + ", at offset " + std::to_string(full.offset())) {
+      die("malformed message", full.message());
+    }
+    try {
+      (void)refwire::deserialize<T, refwire::json>(in, o);
+      die("throwing deserialize did not throw", full.message());
+    } catch (const refwire::decode_error& e) {
+      if (full.message() != e.what()) die("decode_error::what differs", e.what());
+    }
+    // A prefix decode parses only the first value, so it may succeed where the
+    // whole input fails (trailing content; or invalid UTF-8, an unterminated
+    // string, ... after the value: simdjson checks those over the whole input).
+  } else {
+    if (pre) die("full decode succeeded, prefix decode failed", pre.message());
+    if (used > in.size() || !only_whitespace(in.subspan(used))) die("prefix consumed a different extent");
+  }
+  if (pre) {
+    if (used != 0) die("consumed set on failure");
+    return;
+  }
+
+  const std::string text = refwire::to_json(v);
+  T w{};
+  if (refwire::error e = refwire::deserialize<refwire::json>(text, w, o)) die("re-encoding does not decode", e.message() + " " + text);
+  const std::string pretty = refwire::to_json(v, {.pretty = true});
+  T p{};
+  if (refwire::error e = refwire::deserialize<refwire::json>(pretty, p, o)) die("pretty text does not decode", e.message());
+  if constexpr (ByValue) {
+    if (!(w == v) || !(p == v)) die("re-decoded value differs", text);
+  } else {
+    if (refwire::to_json(w) != text) die("re-encoding is not a fixed point", text);
+    if (refwire::to_json(p) != text) die("pretty text decodes differently", text);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::span<const std::byte> in(reinterpret_cast<const std::byte*>(data) + 1, size - 1);
+  using fuzz::kind;
+  switch (static_cast<kind>(data[0] % fuzz::type_count)) {
+    case kind::point: run<fuzz::point, false>(in); break;
+    case kind::order: run<fuzz::order, false>(in); break;
+    case kind::node: run<fuzz::node, false>(in); break;
+    case kind::chain: run<fuzz::chain, false>(in); break;
+    case kind::flags: run<fuzz::flags, false>(in); break;
+    case kind::ordered_shapes: run<fuzz::ordered_shapes, false>(in); break;
+    case kind::plain: break;  // positional only
+    case kind::string_map: run<fuzz::string_map, false>(in); break;
+    case kind::string_set: run<fuzz::string_set, false>(in); break;
+    case kind::empties: run<fuzz::empties, false>(in); break;
+    case kind::mixed_tuple: run<fuzz::mixed_tuple, false>(in); break;
+    case kind::unordered: run<fuzz::unordered, true>(in); break;
+    case kind::count: break;
+  }
+  return 0;
+}

@@ -1,0 +1,252 @@
+// Hostile input for the JSON decoder: every truncation, deep nesting, huge
+// numbers, bad escapes, invalid UTF-8, lone surrogates, the decode_options
+// limits, and random bytes. Inputs are copied into exact-size heap buffers, so
+// the ASan build catches any read past the caller's bytes.
+#include <refwire/serialization.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "json_shapes.hpp"
+#include "shapes.hpp"
+
+namespace hostile_json {
+
+struct point {
+  std::int32_t x = 0;
+  double y = 0;
+  std::string name;
+};
+BOOST_DESCRIBE_STRUCT(point, (), (x, y, name))
+
+struct order {
+  std::vector<point> items;
+  std::map<std::string, std::int32_t> counts;
+  std::optional<point> best;
+};
+BOOST_DESCRIBE_STRUCT(order, (), (items, counts, best))
+
+struct tree {
+  std::vector<tree> kids;
+};
+BOOST_DESCRIBE_STRUCT(tree, (), (kids))
+
+struct chain {
+  std::int32_t v = 0;
+  std::unique_ptr<chain> next;
+};
+BOOST_DESCRIBE_STRUCT(chain, (), (v, next))
+
+}  // namespace hostile_json
+
+using namespace hostile_json;
+
+namespace {
+
+/// Decodes from an exact-size heap copy.
+template <class T>
+refwire::error decode(std::string_view text, T& out, const refwire::decode_options& o = {}) {
+  std::unique_ptr<char[]> copy(new char[text.size() == 0 ? 1 : text.size()]);
+  if (!text.empty()) std::memcpy(copy.get(), text.data(), text.size());
+  return refwire::deserialize<refwire::json>(std::string_view(copy.get(), text.size()), out, o);
+}
+
+template <class T>
+refwire::error fails(std::string_view text, const refwire::decode_options& o = {}) {
+  T out{};
+  return decode(text, out, o);
+}
+
+void expect_well_formed(const refwire::error& e, std::size_t size) {
+  ASSERT_TRUE(e);
+  EXPECT_LE(e.offset(), size);
+  EXPECT_EQ(e.message(), e.path() + ": " + e.reason() + ", at offset " + std::to_string(e.offset()));
+  EXPECT_EQ(e.path().substr(0, 1), "$");
+}
+
+order sample_order() {
+  order o;
+  o.items = {{1, 2.5, "a\"b"}, {-3, -0.0, "\xc3\xbc\xe2\x82\xac"}, {7, 1e300, ""}};
+  o.counts = {{"x", 1}, {"y\n", -2}};
+  o.best = point{9, 0.125, "best"};
+  return o;
+}
+
+}  // namespace
+
+TEST(json_hostile, every_truncation_fails_cleanly) {
+  const std::string full = refwire::to_json(sample_order());
+  const std::string pretty = refwire::to_json(sample_order(), {.pretty = true});
+  for (const std::string* text : {&full, &pretty}) {
+    for (std::size_t n = 0; n < text->size(); ++n) {
+      const std::string_view cut(text->data(), n);
+      // A prefix that ends in whitespace after the closing brace cannot exist: every proper prefix is incomplete.
+      if (text == &pretty && n > 0 && cut.find_last_not_of(" \n") != std::string_view::npos &&
+          cut.substr(0, cut.find_last_not_of(" \n") + 1) == *text) {
+        continue;
+      }
+      const refwire::error e = fails<order>(cut);
+      SCOPED_TRACE(std::string(cut));
+      expect_well_formed(e, n);
+    }
+    order ok;
+    EXPECT_FALSE(decode(*text, ok));
+  }
+  EXPECT_EQ(fails<order>("").code(), refwire::errc::truncated);
+  EXPECT_EQ(fails<order>("   \n").code(), refwire::errc::truncated);
+  EXPECT_EQ(fails<order>(R"({"items":[{"x":1)").code(), refwire::errc::truncated);
+}
+
+TEST(json_hostile, every_truncation_of_every_shape) {
+  const std::string texts[] = {refwire::to_json(json_shapes::full_containers()),
+                               refwire::to_json(json_shapes::full_wrappers()),
+                               refwire::to_json(json_shapes::sample_convention())};
+  for (std::size_t n = 0; n < texts[0].size(); ++n) expect_well_formed(fails<shapes::containers>(std::string_view(texts[0]).substr(0, n)), n);
+  for (std::size_t n = 0; n < texts[1].size(); ++n) expect_well_formed(fails<shapes::wrappers>(std::string_view(texts[1]).substr(0, n)), n);
+  for (std::size_t n = 0; n < texts[2].size(); ++n) expect_well_formed(fails<json_shapes::convention>(std::string_view(texts[2]).substr(0, n)), n);
+}
+
+TEST(json_hostile, deep_nesting_over_the_limit) {
+  std::string deep;
+  for (int i = 0; i < 200; ++i) deep += R"({"kids":[)";
+  for (int i = 0; i < 200; ++i) deep += "]}";
+  const refwire::error e = fails<tree>(deep);
+  EXPECT_EQ(e.code(), refwire::errc::depth_limit);
+  EXPECT_EQ(e.reason(), "nesting exceeds decode_options::max_depth");
+  EXPECT_FALSE(fails<tree>(deep, {.max_depth = 1000}));
+  std::string chain_text;
+  for (int i = 0; i < 300; ++i) chain_text += R"({"v":1,"next":)";
+  chain_text += "null";
+  for (int i = 0; i < 300; ++i) chain_text += "}";
+  EXPECT_EQ(fails<chain>(chain_text).code(), refwire::errc::depth_limit);
+  // Deep arrays in a skipped value do not recurse: a clean error or a clean skip.
+  for (int depth : {100, 5000, 100000}) {
+    const std::string skipped = R"({"x":1,"unknown":)" + std::string(static_cast<std::size_t>(depth), '[') +
+                                std::string(static_cast<std::size_t>(depth), ']') + "}";
+    point p;
+    const refwire::error se = decode(skipped, p);
+    if (se) expect_well_formed(se, skipped.size());
+    const std::string unbalanced = R"({"x":1,"unknown":)" + std::string(static_cast<std::size_t>(depth), '[') + "}";
+    expect_well_formed(fails<point>(unbalanced), unbalanced.size());
+  }
+}
+
+TEST(json_hostile, huge_and_malformed_numbers) {
+  EXPECT_EQ(fails<point>(R"({"x":123456789012345678901234567890})").code(), refwire::errc::invalid_value);
+  EXPECT_EQ(fails<point>(R"({"x":2147483648})").message(), "$.x: 2147483648 is out of range for i32, at offset 5");
+  EXPECT_EQ(fails<point>(R"({"x":-2147483649})").code(), refwire::errc::invalid_value);
+  point p;
+  EXPECT_FALSE(decode(R"({"y":123456789012345678901234567890})", p));
+  EXPECT_EQ(p.y, 123456789012345678901234567890.0);
+  for (const char* bad : {"1e999", "-1e999", "01", "+1", "1.", ".5", "1e", "-", "NaN", "Infinity", "0x10", "1_000"}) {
+    const std::string text = std::string(R"({"y":)") + bad + "}";
+    const refwire::error e = fails<point>(text);
+    EXPECT_TRUE(e) << bad;
+    expect_well_formed(e, text.size());
+  }
+  EXPECT_EQ(fails<std::vector<std::int8_t>>("[1,2,300]").message(), "$[2]: 300 is out of range for i8, at offset 5");
+  EXPECT_EQ(fails<std::vector<std::uint8_t>>("[1,-2]").message(), "$[1]: expected unsigned integer, got number, at offset 3");
+  EXPECT_EQ(fails<std::vector<float>>("[1,1e39]").message(), "$[1]: 1e+39 is out of range for f32, at offset 3");
+  EXPECT_EQ(fails<std::vector<double>>(R"([1,"2"])").message(), "$[1]: expected number, got string, at offset 3");
+}
+
+TEST(json_hostile, bad_strings_escapes_and_surrogates) {
+  for (const char* bad : {R"("\x")", R"("\u12")", R"("\uZZZZ")", R"("\ud800")", R"("\udc00")", R"("\ud800\u0041")",
+                          R"("abc)", "\"tab\there\"", "\"nl\nhere\"", R"('single')"}) {
+    std::string out;
+    const refwire::error e = decode(bad, out);
+    EXPECT_TRUE(e) << bad;
+    expect_well_formed(e, std::strlen(bad));
+    EXPECT_TRUE(e.code() == refwire::errc::invalid_json || e.code() == refwire::errc::truncated) << bad << ": " << e.message();
+  }
+  std::string ok;
+  EXPECT_FALSE(decode(R"("\ud83d\ude00")", ok));
+  EXPECT_EQ(ok, "\xf0\x9f\x98\x80");
+}
+
+TEST(json_hostile, invalid_utf8_anywhere) {
+  const std::string cases[] = {"{\"name\":\"a\xff\"}", "{\"na\xc3me\":1}", "{\"x\":1,\"u\":\"\xed\xa0\x80\"}",
+                               "{\"x\":1} \xff", "\xef\xbb\xbf{\"x\":1}"};
+  const std::size_t offsets[] = {10, 4, 12, 8, 0};
+  for (std::size_t i = 0; i < 5; ++i) {
+    const refwire::error e = fails<point>(cases[i]);
+    EXPECT_EQ(e.code(), i == 4 ? refwire::errc::invalid_json : refwire::errc::invalid_utf8) << cases[i] << ": " << e.message();
+    if (i < 4) {
+      EXPECT_EQ(e.offset(), offsets[i]) << cases[i];
+    }
+  }
+}
+
+TEST(json_hostile, structural_garbage) {
+  for (const char* bad : {"[1,2,]", R"({"x":1,})", R"({"x" 1})", R"({"x":1 "y":2})", R"({x:1})", "[1 2]", "{,}", "]",
+                          "}", "{\"x\":1]", "[{]}", "nul", "tru", "falsey", "{\"x\":1}{", "{\"x\":1}]", "\"x\":1",
+                          // Invalid JSON inside skipped (unknown) values is still an error.
+                          R"({"x":1,"unknown": : , {"z": null}]})", R"({"u":[1,,2],"x":1})", R"({"u":{"a" 1},"x":1})",
+                          R"({"u":tru,"x":1})", R"({"u":[1e999],"x":1})", R"({"u":"\q","x":1})"}) {
+    const refwire::error e = fails<point>(bad);
+    EXPECT_TRUE(e) << bad;
+    expect_well_formed(e, std::strlen(bad));
+  }
+  EXPECT_EQ(fails<point>("[1]").message(), "$: expected object, got array, at offset 0");
+  EXPECT_EQ(fails<point>("null").message(), "$: expected object, got null, at offset 0");
+  EXPECT_EQ(fails<std::vector<point>>("[1]").message(), "$[0]: expected object, got number, at offset 1");
+}
+
+TEST(json_hostile, element_and_allocation_limits) {
+  const std::string ints = "[" + std::string("1,", 0) + [] {
+    std::string s;
+    for (int i = 0; i < 1000; ++i) s += (i ? ",1" : "1");
+    return s;
+  }() + "]";
+  EXPECT_EQ(fails<std::vector<std::int32_t>>(ints, {.max_elements = 999}).code(), refwire::errc::element_limit);
+  EXPECT_FALSE(fails<std::vector<std::int32_t>>(ints, {.max_elements = 1000}));
+  EXPECT_EQ(fails<std::vector<std::int32_t>>(ints, {.max_alloc_bytes = 3999}).code(), refwire::errc::allocation_limit);
+  const std::string strs = R"(["aaaaaaaaaa","bbbbbbbbbb"])";
+  EXPECT_EQ(fails<std::vector<std::string>>(strs, {.max_alloc_bytes = 2 * sizeof(std::string) + 15}).code(),
+            refwire::errc::allocation_limit);
+  EXPECT_EQ(fails<std::vector<std::vector<int>>>("[[],[],[]]", {.max_elements = 2}).message(),
+            "$: elements exceed the element limit (decode_options::max_elements), at offset 7");
+  using smap = std::map<std::string, int>;
+  EXPECT_EQ(fails<smap>(R"({"a":1,"b":2})", {.max_elements = 1}).code(), refwire::errc::element_limit);
+}
+
+TEST(json_hostile, random_bytes_and_mutations) {
+  std::mt19937_64 rng(12345);
+  const std::string base = refwire::to_json(sample_order());
+  const std::string alphabet = "{}[]:,\"\\ 0123456789-+.eEtrufalsn\x01\xff\xc3";
+  for (int round = 0; round < 20000; ++round) {
+    std::string s;
+    if (round % 2 == 0) {
+      const std::size_t n = rng() % 64;
+      for (std::size_t i = 0; i < n; ++i) s.push_back(alphabet[rng() % alphabet.size()]);
+    } else {
+      s = base;
+      const int edits = 1 + static_cast<int>(rng() % 4);
+      for (int k = 0; k < edits; ++k) {
+        const std::size_t at = rng() % s.size();
+        switch (rng() % 3) {
+          case 0: s[at] = alphabet[rng() % alphabet.size()]; break;
+          case 1: s.erase(at, 1); break;
+          default: s.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
+        }
+        if (s.empty()) s = "{";
+      }
+    }
+    order o;
+    const refwire::error e = decode(s, o);
+    if (e) {
+      expect_well_formed(e, s.size());
+    } else {
+      // Whatever decodes encodes and decodes again to the same text.
+      const std::string again = refwire::to_json(o);
+      order o2;
+      ASSERT_FALSE(decode(again, o2)) << again;
+      EXPECT_EQ(refwire::to_json(o2), again);
+    }
+  }
+}
