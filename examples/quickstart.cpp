@@ -17,6 +17,7 @@ int main() {
   std::vector<std::byte> bytes = refwire::serialize(p);
   point q = refwire::deserialize<point>(bytes);
   std::printf("%zu bytes -> {x=%d, y=%g, name=%s}\n", bytes.size(), q.x, q.y, q.name.c_str());
+  std::printf("%s\n", refwire::to_json(q).c_str());  // the same struct as JSON
 
   bytes.pop_back();  // a damaged message is an error, never garbage
   if (refwire::error e = refwire::deserialize<refwire::binary>(bytes, q)) {
