@@ -20,44 +20,11 @@
 #include <string>
 #include <vector>
 
+#include "alloc_watch.hpp"
 #include "field_eq.hpp"
 #include "shapes.hpp"
 
-// ------------------------------------------------- allocation watch (global)
 namespace {
-std::atomic<bool> g_watch{false};
-std::atomic<std::size_t> g_largest{0};
-std::atomic<std::size_t> g_count{0};
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (g_watch.load(std::memory_order_relaxed)) {
-    g_count.fetch_add(1, std::memory_order_relaxed);
-    std::size_t prev = g_largest.load(std::memory_order_relaxed);
-    while (n > prev && !g_largest.compare_exchange_weak(prev, n)) {
-    }
-  }
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-namespace {
-[[gnu::noinline]] void release(void* p) noexcept { std::free(p); }
-}  // namespace
-void operator delete(void* p) noexcept { release(p); }
-void operator delete(void* p, std::size_t) noexcept { release(p); }
-
-namespace {
-
-struct watch {
-  watch() {
-    g_largest = 0;
-    g_count = 0;
-    g_watch = true;
-  }
-  ~watch() { g_watch = false; }
-  std::size_t largest() const { return g_largest.load(); }
-  std::size_t count() const { return g_count.load(); }
-};
 
 struct row {
   std::string name;
@@ -210,7 +177,7 @@ TEST(Compression, ReusedBufferDoesNotAllocateInSteadyState) {
   const std::vector<std::byte> first = buf;
   std::size_t allocations = 0;
   {
-    watch w;
+    refwire_test::alloc_watch w;
     for (int i = 0; i < 10; ++i) refwire::serialize<refwire::binary>(t, buf, lz4_out);
     allocations = w.count();
   }
@@ -351,7 +318,7 @@ TEST(CompressionHostile, HugeClaimFailsFastWithoutAllocating) {
   refwire::error e;
   std::size_t largest = 0;
   {
-    watch w;
+    refwire_test::alloc_watch w;
     e = decode_table(in);
     largest = w.largest();
   }
@@ -376,7 +343,7 @@ TEST(CompressionHostile, ClaimLz4CannotProduceFailsFast) {
   refwire::error e;
   std::size_t largest = 0;
   {
-    watch w;
+    refwire_test::alloc_watch w;
     e = decode_table(in);
     largest = w.largest();
   }

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "alloc_watch.hpp"
+
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -29,32 +31,6 @@
 #include <variant>
 #include <vector>
 
-// ------------------------------------------------- allocation watch (global)
-//
-// Replaces the global operator new so a test can assert that a decode did not
-// make a large allocation. Deallocation goes straight to free; ASan still
-// checks every byte read, because malloc is what it instruments.
-namespace {
-std::atomic<bool> g_watch{false};
-std::atomic<std::size_t> g_largest{0};
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (g_watch.load(std::memory_order_relaxed)) {
-    std::size_t prev = g_largest.load(std::memory_order_relaxed);
-    while (n > prev && !g_largest.compare_exchange_weak(prev, n)) {
-    }
-  }
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-namespace {
-// Out of line so that g++ does not see free() paired with operator new at the
-// inlined call sites (-Wmismatched-new-delete).
-[[gnu::noinline]] void release(void* p) noexcept { std::free(p); }
-}  // namespace
-void operator delete(void* p) noexcept { release(p); }
-void operator delete(void* p, std::size_t) noexcept { release(p); }
 
 namespace hostile {
 
@@ -301,13 +277,11 @@ const bytes huge_count = B({0x80, 0x80, 0x80, 0x80, 0x80, 0x20});
 /// Runs f, returns how long it took and the largest single allocation it made.
 template <class F>
 std::pair<std::chrono::nanoseconds, std::size_t> watched(F&& f) {
-  g_largest = 0;
-  g_watch = true;
+  refwire_test::alloc_watch w;
   const auto t0 = std::chrono::steady_clock::now();
   f();
   const auto t1 = std::chrono::steady_clock::now();
-  g_watch = false;
-  return {t1 - t0, g_largest.load()};
+  return {t1 - t0, w.largest()};
 }
 
 // ------------------------------------------------------------ truncation

@@ -21,28 +21,9 @@
 #include <variant>
 #include <vector>
 
+#include "alloc_watch.hpp"
 #include "protobuf_shapes.hpp"
 
-// ------------------------------------------------- allocation watch (global)
-namespace {
-std::atomic<bool> g_watch{false};
-std::atomic<std::size_t> g_largest{0};
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (g_watch.load(std::memory_order_relaxed)) {
-    std::size_t prev = g_largest.load(std::memory_order_relaxed);
-    while (n > prev && !g_largest.compare_exchange_weak(prev, n)) {
-    }
-  }
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-namespace {
-[[gnu::noinline]] void release(void* p) noexcept { std::free(p); }
-}  // namespace
-void operator delete(void* p) noexcept { release(p); }
-void operator delete(void* p, std::size_t) noexcept { release(p); }
 
 namespace phostile {
 
@@ -169,13 +150,16 @@ TEST(protobuf_hostile, huge_length_claims_fail_without_allocating) {
     std::vector<std::byte> in = {static_cast<std::byte>(tag)};
     append_varint(in, huge);
     in.push_back(std::byte{0});
-    g_largest = 0;
-    g_watch = true;
-    const refwire::error e = decode<customer>(in);
-    g_watch = false;
+    std::size_t largest = 0;
+    const refwire::error e = [&] {
+      refwire_test::alloc_watch w;
+      refwire::error r = decode<customer>(in);
+      largest = w.largest();
+      return r;
+    }();
     EXPECT_EQ(e.code(), refwire::errc::truncated) << e.message();
     EXPECT_NE(e.reason().find("needs 1099511627776 bytes, 1 left"), std::string::npos) << e.message();
-    EXPECT_LT(g_largest.load(), 1024U) << "tag " << tag;
+    EXPECT_LT(largest, 1024U) << "tag " << tag;
   }
 }
 
