@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <list>
 #include <map>
 #include <memory>
@@ -180,5 +181,78 @@ struct with_attrs {
 };
 BOOST_DESCRIBE_STRUCT(with_attrs, (), (keep, cache, after))
 REFWIRE_ATTRIBUTES(with_attrs, {.name = "cache", .skip = true}, {.name = "after", .rename = "later"})
+
+// ------------------------------------------------ sample values for round trips
+
+/// Every scalar at an extreme of its range.
+inline scalars max_scalars() {
+  scalars s;
+  s.b = true;
+  s.c = std::numeric_limits<char>::max();
+  s.i8 = std::numeric_limits<std::int8_t>::min();
+  s.u8 = std::numeric_limits<std::uint8_t>::max();
+  s.i16 = std::numeric_limits<std::int16_t>::min();
+  s.u16 = std::numeric_limits<std::uint16_t>::max();
+  s.i32 = std::numeric_limits<std::int32_t>::min();
+  s.u32 = std::numeric_limits<std::uint32_t>::max();
+  s.i64 = std::numeric_limits<std::int64_t>::min();
+  s.u64 = std::numeric_limits<std::uint64_t>::max();
+  s.f = std::numeric_limits<float>::max();
+  s.d = std::numeric_limits<double>::lowest();
+  s.col = color::blue;
+  s.pe = pe_b;
+  s.c16 = u'\xffff';
+  s.c32 = U'\U0010ffff';
+  return s;
+}
+
+/// Every container filled, with unicode, a NUL, empty and long elements.
+inline containers full_containers() {
+  containers c;
+  c.text = "grüße, 世界, \xF0\x9F\x98\x80 and a NUL:";
+  c.text.push_back('\0');
+  c.text += "end";
+  c.blob = {std::byte{0}, std::byte{0xff}, std::byte{0x80}};
+  c.ints = {1, -1, std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::min()};
+  c.doubles = {0.5, -0.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::denorm_min()};
+  c.bools = {true, false, true, true, false};
+  c.strings = {"", "a", std::string(300, 'x')};
+  c.inners = {{1, "one"}, {-2, ""}, {3, std::string(200, 'z')}};
+  c.dq = {7, 8, 9};
+  c.lst = {"l1", "", "l3"};
+  c.arr = {10, 20, 30};
+  c.sarr = {"first", "second"};
+  c.carr[0] = -1;
+  c.carr[3] = 4;
+  c.cinner[1] = {5, "five"};
+  c.m = {{"", 0}, {"alpha", 1}, {"beta", -2}};
+  c.mi = {{-1, {1, "x"}}, {7, {2, "y"}}};
+  c.um = {{"k1", {1, 2}}, {"k2", {}}};
+  c.st = {"a", "b", "ü"};
+  c.ust = {-1, 0, 1LL << 50};
+  c.nested = {{}, {1}, {2, 3}};
+  c.barr = {true, false, true};
+  return c;
+}
+
+/// Every wrapper engaged.
+inline wrappers full_wrappers() {
+  wrappers w;
+  w.oi = 0;
+  w.os = "present";
+  w.oin = inner{9, "nine"};
+  w.ptr = std::make_unique<inner>(inner{4, "four"});
+  w.var = inner{3, "three"};
+  w.var2 = 2.5;
+  w.pr = {42, "answer"};
+  w.tup = {true, -7, "t", {1, 2, 3}};
+  w.id = refwire::uuid::from_string("123e4567-e89b-12d3-a456-426614174000");
+  w.when = refwire::timestamp(std::chrono::nanoseconds(1'700'000'000'123'456'789LL));
+  w.ns = std::chrono::nanoseconds(-5);
+  w.ms = std::chrono::milliseconds(1234);
+  w.sec = std::chrono::seconds(-86400);
+  w.when_s = std::chrono::time_point<std::chrono::system_clock, std::chrono::seconds>(std::chrono::seconds(1'000'000));
+  return w;
+}
 
 }  // namespace shapes
