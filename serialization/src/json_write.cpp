@@ -2,6 +2,7 @@
 // scan with UTF-8 validation, numbers, base64, timestamps, and failures.
 #include <refwire/serialization/json.hpp>
 
+#include <array>
 #include <bit>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -176,6 +177,22 @@ void write_string(writer& w, std::string_view s) {
         const auto k = static_cast<std::size_t>(std::countr_zero(m) / 8);
         o += k;
         p += k;
+      } else {
+        // The last 1-7 bytes: loaded into a zeroed word (nothing past the
+        // string is read); the zeros are masked out of the scan.
+        const auto r = static_cast<std::size_t>(stop - p);
+        std::uint64_t x = 0;
+        std::memcpy(&x, p, r);
+        const std::uint64_t m = special_bytes(x) & ((std::uint64_t{1} << (8 * r)) - 1);
+        std::memcpy(o, &x, 8);  // the room reserved is n * 6 + 8
+        if (m == 0) {
+          o += r;
+          p += r;
+          continue;
+        }
+        const auto k = static_cast<std::size_t>(std::countr_zero(m) / 8);
+        o += k;
+        p += k;
       }
       const unsigned c = *p;
       if (c >= 0x80) {
@@ -276,10 +293,28 @@ void write_base64(writer& w, const std::byte* data, std::size_t n) {
 
 // ------------------------------------------------------------ uuid and time
 
+namespace {
+/// "00" "01" ... "ff".
+constexpr auto hex_pairs = [] {
+  std::array<char, 512> a{};
+  for (int i = 0; i < 256; ++i) {
+    a[static_cast<std::size_t>(2 * i)] = hex_digits[i >> 4];
+    a[static_cast<std::size_t>(2 * i + 1)] = hex_digits[i & 15];
+  }
+  return a;
+}();
+}  // namespace
+
 void write_uuid(writer& w, const uuid& id) {
+  // The canonical form (uuid::to_chars), two hex digits per byte from a table.
   char* o = w.reserve(38);
   o[0] = '"';
-  id.to_chars(o + 1);
+  char* q = o + 1;
+  for (std::size_t i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) *q++ = '-';
+    std::memcpy(q, hex_pairs.data() + 2 * static_cast<unsigned>(id.bytes[i]), 2);
+    q += 2;
+  }
   o[37] = '"';
   w.commit(o + 38);
 }
@@ -341,14 +376,18 @@ void write_timestamp(writer& w, std::int64_t ns) {
   o[17] = ':';
   two(o + 18, static_cast<unsigned>(sod % 60));
   o[20] = '.';
-  auto f = static_cast<unsigned>(frac);
-  const unsigned hi = f / 100000;  // 4 digits, then 5
-  const unsigned lo = f % 100000;
-  two(o + 21, hi / 100);
-  two(o + 23, hi % 100);
-  o[25] = static_cast<char>('0' + lo / 10000);
-  two(o + 26, lo / 100 % 100);
-  two(o + 28, lo % 100);
+  const auto f = static_cast<std::uint32_t>(frac);
+  o[21] = static_cast<char>('0' + f / 100000000);
+  if constexpr (std::endian::native == std::endian::little) {
+    const std::uint64_t lo = eight_digits(f % 100000000);
+    std::memcpy(o + 22, &lo, 8);
+  } else {
+    const std::uint32_t lo = f % 100000000;
+    two(o + 22, lo / 1000000);
+    two(o + 24, lo / 10000 % 100);
+    two(o + 26, lo / 100 % 100);
+    two(o + 28, lo % 100);
+  }
   o[30] = 'Z';
   o[31] = '"';
   w.commit(o + 32);

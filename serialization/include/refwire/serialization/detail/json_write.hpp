@@ -2,6 +2,7 @@
 // The JSON encoder. Machinery for json.hpp; conventions in docs/json-format.md.
 
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <chrono>
@@ -164,11 +165,103 @@ void write_base64(writer& w, const std::byte* p, std::size_t n);
 void write_timestamp(writer& w, std::int64_t ns);   ///< "2026-12-01T09:47:29.123456789Z"
 void write_uuid(writer& w, const uuid& id);
 
+/// "00" "01" ... "99".
+inline constexpr auto digit_pairs = [] {
+  std::array<char, 200> a{};
+  for (int i = 0; i < 100; ++i) {
+    a[static_cast<std::size_t>(2 * i)] = static_cast<char>('0' + i / 10);
+    a[static_cast<std::size_t>(2 * i + 1)] = static_cast<char>('0' + i % 10);
+  }
+  return a;
+}();
+
+/// x < 10^8 as eight ASCII digits, zero-padded, the first digit in the lowest byte (SWAR).
+inline std::uint64_t eight_digits(std::uint32_t x) noexcept {
+  const std::uint64_t merged = (x / 10000) | (static_cast<std::uint64_t>(x % 10000) << 32);
+  const std::uint64_t div100 = ((merged * 10486) >> 20) & 0x0000007F0000007FULL;  // / 100 per 32-bit lane
+  const std::uint64_t hundreds = div100 | ((merged - 100 * div100) << 16);
+  const std::uint64_t tens = ((hundreds * 103) >> 10) & 0x000F000F000F000FULL;  // / 10 per 16-bit lane
+  return (tens | ((hundreds - 10 * tens) << 8)) + 0x3030303030303030ULL;
+}
+
+/// The decimal digits of x at p (the same text as std::to_chars), returning
+/// their end; may write up to 10 bytes (p + 10 must be writable).
+inline char* format_u32(char* p, std::uint32_t x) noexcept {
+  if constexpr (std::endian::native != std::endian::little) return std::to_chars(p, p + 10, x).ptr;
+  // Digit count without a loop (D. Lemire's table: (x + t[log2 x]) >> 32).
+  static constexpr std::uint64_t table[32] = {
+      4294967296,  8589934582,  8589934582,  8589934582,  12884901788, 12884901788, 12884901788, 17179868184,
+      17179868184, 17179868184, 21474826480, 21474826480, 21474826480, 21474826480, 25769703776, 25769703776,
+      25769703776, 30063771072, 30063771072, 30063771072, 34349738368, 34349738368, 34349738368, 34349738368,
+      38554705664, 38554705664, 38554705664, 41949672960, 41949672960, 41949672960, 42949672960, 42949672960};
+  const auto n = static_cast<std::size_t>((x + table[31 - std::countl_zero(x | 1U)]) >> 32);
+  if (x < 100) {
+    if (x < 10) {
+      *p = static_cast<char>('0' + x);
+    } else {
+      std::memcpy(p, digit_pairs.data() + 2 * x, 2);
+    }
+    return p + n;
+  }
+  if (x < 100000000) {
+    // Writes 8 bytes: the digits, then bytes past them that the caller's room absorbs.
+    const std::uint64_t d = eight_digits(x) >> (8 * (8 - n));
+    std::memcpy(p, &d, 8);
+    return p + n;
+  }
+  const std::uint32_t hi = x / 100000000;  // 1 or 2 digits
+  const std::uint64_t lo = eight_digits(x % 100000000);
+  const std::size_t k = n - 8;
+  if (k == 1) {
+    *p = static_cast<char>('0' + hi);
+  } else {
+    std::memcpy(p, digit_pairs.data() + 2 * hi, 2);
+  }
+  std::memcpy(p + k, &lo, 8);
+  return p + n;
+}
+
+/// An integer's decimal text at p (room for 21 bytes), as std::to_chars writes it.
+template <class T>
+char* format_integer(char* p, T v) noexcept {
+  if constexpr (sizeof(T) <= 4) {
+    if constexpr (std::is_signed_v<T>) {
+      auto u = static_cast<std::uint32_t>(v);
+      if (v < 0) {
+        *p++ = '-';
+        u = 0U - u;
+      }
+      return format_u32(p, u);
+    } else {
+      return format_u32(p, static_cast<std::uint32_t>(v));
+    }
+  } else {
+    std::uint64_t u = static_cast<std::uint64_t>(v);
+    if constexpr (std::is_signed_v<T>) {
+      if (v < 0) {
+        *p++ = '-';
+        u = 0U - u;
+      }
+    }
+    if (u <= 0xFFFFFFFFU) return format_u32(p, static_cast<std::uint32_t>(u));
+    if (u < 10000000000000000ULL && std::endian::native == std::endian::little) {  // 16 digits: two halves
+      p = format_u32(p, static_cast<std::uint32_t>(u / 100000000));
+      const std::uint64_t lo = eight_digits(static_cast<std::uint32_t>(u % 100000000));
+      std::memcpy(p, &lo, 8);
+      return p + 8;
+    }
+    return std::to_chars(p, p + 20, u).ptr;
+  }
+}
+
 template <class T>
 void write_integer(writer& w, T v) {
   char* p = w.reserve(24);
-  const auto r = std::to_chars(p, p + 24, v);
-  w.commit(r.ptr);
+  if constexpr (is_integer_v<T> && sizeof(T) <= 8) {
+    w.commit(format_integer(p, v));
+  } else {
+    w.commit(std::to_chars(p, p + 24, v).ptr);
+  }
 }
 
 /// A field's key as it is written: `"name"`, checked to need no escaping.
@@ -348,7 +441,11 @@ void write_sequence(writer& w, const T& v) {
             *p = ',';
             p += first ? 0 : 1;
             first = false;
-            p = std::to_chars(p, p + each, *it).ptr;
+            if constexpr (is_integer_v<E> && sizeof(E) <= 8) {
+              p = format_integer(p, *it);
+            } else {
+              p = std::to_chars(p, p + each, *it).ptr;
+            }
           }
           w.commit(p);
         }
