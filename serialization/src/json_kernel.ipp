@@ -398,7 +398,7 @@ bool number_array(state& s, reader& r, std::vector<T>& out, const char* what, Ge
 /// reports the error. On success the array is left unconsumed: simdjson skips
 /// it (a bracket walk over its tokens) when the cursor moves on.
 template <class T>
-__attribute__((noinline)) bool plain_int_array(state& s, std::vector<T>& out, T lo, T hi) {
+bool plain_int_array(state& s, std::vector<T>& out, T lo, T hi) {
   if (s.root) return false;
   const char* p = s.cur.raw_json_token().data();
   const char* const end = s.base + s.size;  // the padding after it is zeros: every scan below stops there

@@ -177,22 +177,6 @@ void write_string(writer& w, std::string_view s) {
         const auto k = static_cast<std::size_t>(std::countr_zero(m) / 8);
         o += k;
         p += k;
-      } else {
-        // The last 1-7 bytes: loaded into a zeroed word (nothing past the
-        // string is read); the zeros are masked out of the scan.
-        const auto r = static_cast<std::size_t>(stop - p);
-        std::uint64_t x = 0;
-        std::memcpy(&x, p, r);
-        const std::uint64_t m = special_bytes(x) & ((std::uint64_t{1} << (8 * r)) - 1);
-        std::memcpy(o, &x, 8);  // the room reserved is n * 6 + 8
-        if (m == 0) {
-          o += r;
-          p += r;
-          continue;
-        }
-        const auto k = static_cast<std::size_t>(std::countr_zero(m) / 8);
-        o += k;
-        p += k;
       }
       const unsigned c = *p;
       if (c >= 0x80) {
@@ -378,16 +362,7 @@ void write_timestamp(writer& w, std::int64_t ns) {
   o[20] = '.';
   const auto f = static_cast<std::uint32_t>(frac);
   o[21] = static_cast<char>('0' + f / 100000000);
-  if constexpr (std::endian::native == std::endian::little) {
-    const std::uint64_t lo = eight_digits(f % 100000000);
-    std::memcpy(o + 22, &lo, 8);
-  } else {
-    const std::uint32_t lo = f % 100000000;
-    two(o + 22, lo / 1000000);
-    two(o + 24, lo / 10000 % 100);
-    two(o + 26, lo / 100 % 100);
-    two(o + 28, lo % 100);
-  }
+  eight_digits(o + 22, f % 100000000);
   o[30] = 'Z';
   o[31] = '"';
   w.commit(o + 32);

@@ -175,19 +175,18 @@ inline constexpr auto digit_pairs = [] {
   return a;
 }();
 
-/// x < 10^8 as eight ASCII digits, zero-padded, the first digit in the lowest byte (SWAR).
-inline std::uint64_t eight_digits(std::uint32_t x) noexcept {
-  const std::uint64_t merged = (x / 10000) | (static_cast<std::uint64_t>(x % 10000) << 32);
-  const std::uint64_t div100 = ((merged * 10486) >> 20) & 0x0000007F0000007FULL;  // / 100 per 32-bit lane
-  const std::uint64_t hundreds = div100 | ((merged - 100 * div100) << 16);
-  const std::uint64_t tens = ((hundreds * 103) >> 10) & 0x000F000F000F000FULL;  // / 10 per 16-bit lane
-  return (tens | ((hundreds - 10 * tens) << 8)) + 0x3030303030303030ULL;
+/// x < 10^8 as eight ASCII digits at p, zero-padded.
+inline void eight_digits(char* p, std::uint32_t x) noexcept {
+  const std::uint32_t hi = x / 10000;
+  const std::uint32_t lo = x % 10000;
+  std::memcpy(p, digit_pairs.data() + 2 * (hi / 100), 2);
+  std::memcpy(p + 2, digit_pairs.data() + 2 * (hi % 100), 2);
+  std::memcpy(p + 4, digit_pairs.data() + 2 * (lo / 100), 2);
+  std::memcpy(p + 6, digit_pairs.data() + 2 * (lo % 100), 2);
 }
 
-/// The decimal digits of x at p (the same text as std::to_chars), returning
-/// their end; may write up to 10 bytes (p + 10 must be writable).
+/// The decimal digits of x at p (the same text as std::to_chars), returning their end.
 inline char* format_u32(char* p, std::uint32_t x) noexcept {
-  if constexpr (std::endian::native != std::endian::little) return std::to_chars(p, p + 10, x).ptr;
   // Digit count without a loop (D. Lemire's table: (x + t[log2 x]) >> 32).
   static constexpr std::uint64_t table[32] = {
       4294967296,  8589934582,  8589934582,  8589934582,  12884901788, 12884901788, 12884901788, 17179868184,
@@ -195,30 +194,20 @@ inline char* format_u32(char* p, std::uint32_t x) noexcept {
       25769703776, 30063771072, 30063771072, 30063771072, 34349738368, 34349738368, 34349738368, 34349738368,
       38554705664, 38554705664, 38554705664, 41949672960, 41949672960, 41949672960, 42949672960, 42949672960};
   const auto n = static_cast<std::size_t>((x + table[31 - std::countl_zero(x | 1U)]) >> 32);
-  if (x < 100) {
-    if (x < 10) {
-      *p = static_cast<char>('0' + x);
-    } else {
-      std::memcpy(p, digit_pairs.data() + 2 * x, 2);
-    }
-    return p + n;
+  char* const end = p + n;
+  char* o = end;
+  while (x >= 100) {
+    const std::uint32_t r = x % 100;
+    x /= 100;
+    o -= 2;
+    std::memcpy(o, digit_pairs.data() + 2 * r, 2);
   }
-  if (x < 100000000) {
-    // Writes 8 bytes: the digits, then bytes past them that the caller's room absorbs.
-    const std::uint64_t d = eight_digits(x) >> (8 * (8 - n));
-    std::memcpy(p, &d, 8);
-    return p + n;
-  }
-  const std::uint32_t hi = x / 100000000;  // 1 or 2 digits
-  const std::uint64_t lo = eight_digits(x % 100000000);
-  const std::size_t k = n - 8;
-  if (k == 1) {
-    *p = static_cast<char>('0' + hi);
+  if (x >= 10) {
+    std::memcpy(o - 2, digit_pairs.data() + 2 * x, 2);
   } else {
-    std::memcpy(p, digit_pairs.data() + 2 * hi, 2);
+    o[-1] = static_cast<char>('0' + x);
   }
-  std::memcpy(p + k, &lo, 8);
-  return p + n;
+  return end;
 }
 
 /// An integer's decimal text at p (room for 21 bytes), as std::to_chars writes it.
@@ -244,10 +233,9 @@ char* format_integer(char* p, T v) noexcept {
       }
     }
     if (u <= 0xFFFFFFFFU) return format_u32(p, static_cast<std::uint32_t>(u));
-    if (u < 10000000000000000ULL && std::endian::native == std::endian::little) {  // 16 digits: two halves
+    if (u < 10000000000000000ULL) {  // up to 16 digits: two halves
       p = format_u32(p, static_cast<std::uint32_t>(u / 100000000));
-      const std::uint64_t lo = eight_digits(static_cast<std::uint32_t>(u % 100000000));
-      std::memcpy(p, &lo, 8);
+      eight_digits(p, static_cast<std::uint32_t>(u % 100000000));
       return p + 8;
     }
     return std::to_chars(p, p + 20, u).ptr;
