@@ -392,7 +392,7 @@ bool number_array(state& s, reader& r, std::vector<T>& out, const char* what, Ge
 
 /// The fast path for an array of integers that is not the document root:
 /// "[1,-2, 3]" parsed straight from the (padded) bytes. It accepts only plain
-/// integers of at most 18 digits (no leading zeros, no "-0"), within [lo, hi],
+/// integers of at most 15 digits (no leading zeros, no "-0"), within [lo, hi],
 /// separated by commas and JSON whitespace; on anything else it returns false
 /// having changed nothing but out, and the caller takes simdjson's path, which
 /// reports the error. On success the array is left unconsumed: simdjson skips
