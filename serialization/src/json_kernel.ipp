@@ -45,6 +45,13 @@ inline std::size_t location(state& s) {
   return off > s.size ? s.size : off;
 }
 
+/// Offset of the current value before it is read (r.value_at): for a field
+/// value or an element, the start of its token, without simdjson's checks.
+inline std::size_t value_start(state& s) {
+  if (s.root) [[unlikely]] return location(s);
+  return static_cast<std::size_t>(s.cur.raw_json_token().data() - s.base);
+}
+
 std::string_view short_message(error_code e) {
   switch (e) {
     case simdjson::TAPE_ERROR: return "invalid JSON structure";
@@ -175,7 +182,7 @@ bool k_finish(kernel_state& ks, reader& r, std::size_t* consumed) {
 
 bool k_get_bool(kernel_state& ks, reader& r, bool& v) {
   state& s = S(ks);
-  r.value_at = location(s);
+  r.value_at = value_start(s);
   const error_code e = s.root ? s.doc.get_bool().get(v) : s.cur.get_bool().get(v);
   if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "bool");
   return true;
@@ -183,7 +190,7 @@ bool k_get_bool(kernel_state& ks, reader& r, bool& v) {
 
 bool k_get_int(kernel_state& ks, reader& r, std::int64_t& v) {
   state& s = S(ks);
-  r.value_at = location(s);
+  r.value_at = value_start(s);
   const error_code e = s.root ? s.doc.get_int64().get(v) : s.cur.get_int64().get(v);
   if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "integer");
   return true;
@@ -191,7 +198,7 @@ bool k_get_int(kernel_state& ks, reader& r, std::int64_t& v) {
 
 bool k_get_uint(kernel_state& ks, reader& r, std::uint64_t& v) {
   state& s = S(ks);
-  r.value_at = location(s);
+  r.value_at = value_start(s);
   const error_code e = s.root ? s.doc.get_uint64().get(v) : s.cur.get_uint64().get(v);
   if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "unsigned integer");
   return true;
@@ -199,7 +206,7 @@ bool k_get_uint(kernel_state& ks, reader& r, std::uint64_t& v) {
 
 bool k_get_double(kernel_state& ks, reader& r, double& v) {
   state& s = S(ks);
-  r.value_at = location(s);
+  r.value_at = value_start(s);
   const error_code e = s.root ? s.doc.get_double().get(v) : s.cur.get_double().get(v);
   if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "number");
   return true;
@@ -207,7 +214,7 @@ bool k_get_double(kernel_state& ks, reader& r, double& v) {
 
 bool k_get_string(kernel_state& ks, reader& r, std::string_view& v) {
   state& s = S(ks);
-  r.value_at = location(s);
+  r.value_at = value_start(s);
   const error_code e = s.root ? s.doc.get_string().get(v) : s.cur.get_string().get(v);
   if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "string");
   return true;
@@ -383,9 +390,83 @@ bool number_array(state& s, reader& r, std::vector<T>& out, const char* what, Ge
   return true;
 }
 
+/// The fast path for an array of integers that is not the document root:
+/// "[1,-2, 3]" parsed straight from the (padded) bytes. It accepts only plain
+/// integers of at most 15 digits (no leading zeros, no "-0"), within [lo, hi],
+/// separated by commas and JSON whitespace; on anything else it returns false
+/// having changed nothing but out, and the caller takes simdjson's path, which
+/// reports the error. On success the array is left unconsumed: simdjson skips
+/// it (a bracket walk over its tokens) when the cursor moves on.
+template <class T>
+bool plain_int_array(state& s, std::vector<T>& out, T lo, T hi) {
+  if (s.root) return false;
+  const char* p = s.cur.raw_json_token().data();
+  const char* const end = s.base + s.size;  // the padding after it is zeros: every scan below stops there
+  if (p >= end || *p != '[') return false;
+  auto ws = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+  ++p;
+  while (ws(*p)) ++p;
+  out.clear();
+  if (*p == ']') return true;
+  for (;;) {
+    bool neg = false;
+    if constexpr (std::is_signed_v<T>) {
+      if (*p == '-') {
+        neg = true;
+        ++p;
+      }
+    }
+    // Up to 16 digits, 8 at a time (SWAR); the lowest flagged byte of each
+    // 8-byte load is exactly the first non-digit.
+    std::uint64_t x = 0;
+    std::size_t n = 0;
+    for (int half = 0; half < 2; ++half) {
+      std::uint64_t w;
+      std::memcpy(&w, p, 8);
+      const std::uint64_t d = w - 0x3030303030303030ULL;
+      const std::uint64_t flag = (d | (w + 0x4646464646464646ULL)) & 0x8080808080808080ULL;
+      const std::size_t len = flag == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(flag)) / 8;
+      if (len == 0) break;
+      std::uint64_t v = d << (8 * (8 - len));
+      v = (v * 10) + (v >> 8);
+      v = (((v & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
+           (((v >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >> 32;
+      std::uint64_t scale = 1;
+      for (std::size_t k = 0; k < len; ++k) scale *= 10;
+      x = x * scale + v;
+      if (n == 0 && *p == '0' && (len > 1 || neg)) return false;  // a leading zero, or -0
+      n += len;
+      p += len;
+      if (len < 8) break;
+    }
+    if (n == 0 || n > 15 || static_cast<unsigned char>(*p - '0') < 10) return false;
+    T v;
+    if constexpr (std::is_signed_v<T>) {
+      v = neg ? -static_cast<T>(x) : static_cast<T>(x);
+    } else {
+      v = static_cast<T>(x);
+    }
+    if (v < lo || v > hi) return false;
+    out.push_back(v);
+    if (*p == ',') [[likely]] {
+      ++p;
+      while (ws(*p)) [[unlikely]] ++p;
+      continue;
+    }
+    while (ws(*p)) ++p;
+    if (*p == ',') {
+      ++p;
+      while (ws(*p)) ++p;
+      continue;
+    }
+    return *p == ']' && p < end;
+  }
+}
+
 bool k_get_ints(kernel_state& ks, reader& r, std::vector<std::int64_t>& out, std::int64_t lo, std::int64_t hi,
                 const char* type) {
   state& s = S(ks);
+  if (plain_int_array<std::int64_t>(s, out, lo, hi)) return true;
   bool range_failed = false;
   std::int64_t bad = 0;
   const bool ok = number_array<std::int64_t>(
@@ -405,6 +486,7 @@ bool k_get_ints(kernel_state& ks, reader& r, std::vector<std::int64_t>& out, std
 
 bool k_get_uints(kernel_state& ks, reader& r, std::vector<std::uint64_t>& out, std::uint64_t hi, const char* type) {
   state& s = S(ks);
+  if (plain_int_array<std::uint64_t>(s, out, 0, hi)) return true;
   bool range_failed = false;
   std::uint64_t bad = 0;
   const bool ok = number_array<std::uint64_t>(

@@ -3,6 +3,7 @@
 #include <refwire/serialization/json.hpp>
 
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -274,6 +275,37 @@ std::size_t first_invalid_utf8(const char* text, std::size_t n) noexcept {
   return n;
 }
 
+// -------------------------------------------------------------------- uuid
+
+bool parse_uuid(std::string_view text, uuid& out) noexcept {
+  // What uuid::parse accepts (8-4-4-4-12 hex digits, either case), with a table.
+  static constexpr auto hex = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (auto& x : t) x = 0xFF;
+    for (int i = 0; i < 10; ++i) t[static_cast<std::size_t>('0' + i)] = static_cast<std::uint8_t>(i);
+    for (int i = 0; i < 6; ++i) {
+      t[static_cast<std::size_t>('a' + i)] = static_cast<std::uint8_t>(10 + i);
+      t[static_cast<std::size_t>('A' + i)] = static_cast<std::uint8_t>(10 + i);
+    }
+    return t;
+  }();
+  if (text.size() != 36) return false;
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  if (p[8] != '-' || p[13] != '-' || p[18] != '-' || p[23] != '-') return false;
+  static constexpr std::uint8_t at[16] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
+  unsigned bad = 0;
+  uuid id;
+  for (std::size_t i = 0; i < 16; ++i) {
+    const unsigned hi = hex[p[at[i]]];
+    const unsigned lo = hex[p[at[i] + 1]];
+    bad |= hi | lo;
+    id.bytes[i] = static_cast<std::byte>((hi << 4) | (lo & 0xF));
+  }
+  if (bad & 0xF0) return false;
+  out = id;
+  return true;
+}
+
 // ------------------------------------------------------------------ base64
 
 bool base64_decode(std::string_view text, std::vector<std::byte>& out, std::string& why) {
@@ -348,7 +380,57 @@ std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) noexcept {
 
 }  // namespace
 
+namespace {
+
+/// The form the writer emits, "YYYY-MM-DDTHH:MM:SS.fffffffffZ" (30
+/// characters), in straight-line code. False for any other text or any
+/// invalid field; parse_timestamp then takes the general path, which reports it.
+bool parse_fixed_timestamp(std::string_view s, std::int64_t& ns) noexcept {
+  if (s.size() != 30) return false;
+  const char* p = s.data();
+  if (p[4] != '-' || p[7] != '-' || p[10] != 'T' || p[13] != ':' || p[16] != ':' || p[19] != '.' || p[29] != 'Z')
+    return false;
+  auto d = [p](int i) { return static_cast<unsigned>(static_cast<unsigned char>(p[i])) - '0'; };
+  // The 9 fraction digits: one digit, then 8 checked and converted at once (SWAR).
+  std::uint64_t w;
+  std::memcpy(&w, p + 21, 8);
+  if ((((w & 0xF0F0F0F0F0F0F0F0ULL) | (((w + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) !=
+       0x3333333333333333ULL) ||
+      std::endian::native != std::endian::little)
+    return false;
+  w -= 0x3030303030303030ULL;
+  w = (w * 10) + (w >> 8);
+  w = (((w & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
+       (((w >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >> 32;
+  const unsigned d0 = d(0), d1 = d(1), d2 = d(2), d3 = d(3), d5 = d(5), d6 = d(6), d8 = d(8), d9 = d(9), d11 = d(11),
+                 d12 = d(12), d14 = d(14), d15 = d(15), d17 = d(17), d18 = d(18), d20 = d(20);
+  if ((d0 > 9) | (d1 > 9) | (d2 > 9) | (d3 > 9) | (d5 > 9) | (d6 > 9) | (d8 > 9) | (d9 > 9) | (d11 > 9) | (d12 > 9) |
+      (d14 > 9) | (d15 > 9) | (d17 > 9) | (d18 > 9) | (d20 > 9))
+    return false;
+  const unsigned year = d0 * 1000 + d1 * 100 + d2 * 10 + d3;
+  const unsigned month = d5 * 10 + d6;
+  const unsigned day = d8 * 10 + d9;
+  const unsigned hour = d11 * 10 + d12;
+  const unsigned minute = d14 * 10 + d15;
+  const unsigned second = d17 * 10 + d18;
+  const std::int64_t frac = static_cast<std::int64_t>(d20) * 100000000 + static_cast<std::int64_t>(w);
+  static constexpr unsigned month_days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  if (month < 1 || month > 12 || day < 1 || day > month_days[month - 1] || (month == 2 && day == 29 && !leap) ||
+      hour > 23 || minute > 59 || second > 59)
+    return false;
+  const std::int64_t days = days_from_civil(year, month, day);
+  const std::int64_t secs = days * 86400 + hour * 3600 + minute * 60 + second;
+  // Inside 1678-2261 the nanoseconds always fit; the general path handles the edges.
+  if (secs < -9200000000LL || secs > 9200000000LL) return false;
+  ns = secs * 1'000'000'000 + frac;
+  return true;
+}
+
+}  // namespace
+
 bool parse_timestamp(std::string_view s, std::int64_t& ns, std::string& why) {
+  if (parse_fixed_timestamp(s, ns)) [[likely]] return true;
   auto bad = [&](const char* what) {
     why = "invalid RFC 3339 timestamp " + quoted(s) + " (" + what + ")";
     return false;

@@ -2,6 +2,7 @@
 // scan with UTF-8 validation, numbers, base64, timestamps, and failures.
 #include <refwire/serialization/json.hpp>
 
+#include <array>
 #include <bit>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -276,10 +277,28 @@ void write_base64(writer& w, const std::byte* data, std::size_t n) {
 
 // ------------------------------------------------------------ uuid and time
 
+namespace {
+/// "00" "01" ... "ff".
+constexpr auto hex_pairs = [] {
+  std::array<char, 512> a{};
+  for (int i = 0; i < 256; ++i) {
+    a[static_cast<std::size_t>(2 * i)] = hex_digits[i >> 4];
+    a[static_cast<std::size_t>(2 * i + 1)] = hex_digits[i & 15];
+  }
+  return a;
+}();
+}  // namespace
+
 void write_uuid(writer& w, const uuid& id) {
+  // The canonical form (uuid::to_chars), two hex digits per byte from a table.
   char* o = w.reserve(38);
   o[0] = '"';
-  id.to_chars(o + 1);
+  char* q = o + 1;
+  for (std::size_t i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) *q++ = '-';
+    std::memcpy(q, hex_pairs.data() + 2 * static_cast<unsigned>(id.bytes[i]), 2);
+    q += 2;
+  }
   o[37] = '"';
   w.commit(o + 38);
 }
@@ -341,14 +360,9 @@ void write_timestamp(writer& w, std::int64_t ns) {
   o[17] = ':';
   two(o + 18, static_cast<unsigned>(sod % 60));
   o[20] = '.';
-  auto f = static_cast<unsigned>(frac);
-  const unsigned hi = f / 100000;  // 4 digits, then 5
-  const unsigned lo = f % 100000;
-  two(o + 21, hi / 100);
-  two(o + 23, hi % 100);
-  o[25] = static_cast<char>('0' + lo / 10000);
-  two(o + 26, lo / 100 % 100);
-  two(o + 28, lo % 100);
+  const auto f = static_cast<std::uint32_t>(frac);
+  o[21] = static_cast<char>('0' + f / 100000000);
+  eight_digits(o + 22, f % 100000000);
   o[30] = 'Z';
   o[31] = '"';
   w.commit(o + 32);

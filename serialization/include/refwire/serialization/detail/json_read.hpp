@@ -409,9 +409,7 @@ bool read(reader& r, T& v) {
   } else if constexpr (is_uuid_v<T>) {
     std::string_view s;
     if (!r.get_string(s)) [[unlikely]] return false;
-    const auto id = uuid::parse(s);
-    if (!id) [[unlikely]] return fail_text(r, errc::invalid_value, "uuid", s);
-    v = *id;
+    if (!parse_uuid(s, v)) [[unlikely]] return fail_text(r, errc::invalid_value, "uuid", s);
     return true;
   } else if constexpr (is_timestamp<T>::value) {
     std::string_view s;

@@ -20,6 +20,7 @@
 
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
+#include <refwire/serialization/types.hpp>
 
 namespace refwire::detail::json {
 
@@ -164,6 +165,8 @@ class reader {
 /// Decodes standard, padded base64 strictly (no whitespace, no missing or
 /// extra padding, zero unused bits). False on any deviation; why says which.
 bool base64_decode(std::string_view text, std::vector<std::byte>& out, std::string& why);
+/// Parses a canonical uuid (8-4-4-4-12 hex digits, either case), as uuid::parse.
+bool parse_uuid(std::string_view text, uuid& out) noexcept;
 /// Parses an RFC 3339 date-time ("2026-12-01T09:47:29.123456789Z", any
 /// offset, 0-9 fraction digits) into nanoseconds since the epoch.
 bool parse_timestamp(std::string_view text, std::int64_t& ns, std::string& why);

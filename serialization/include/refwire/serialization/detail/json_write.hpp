@@ -2,6 +2,7 @@
 // The JSON encoder. Machinery for json.hpp; conventions in docs/json-format.md.
 
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <chrono>
@@ -164,11 +165,91 @@ void write_base64(writer& w, const std::byte* p, std::size_t n);
 void write_timestamp(writer& w, std::int64_t ns);   ///< "2026-12-01T09:47:29.123456789Z"
 void write_uuid(writer& w, const uuid& id);
 
+/// "00" "01" ... "99".
+inline constexpr auto digit_pairs = [] {
+  std::array<char, 200> a{};
+  for (int i = 0; i < 100; ++i) {
+    a[static_cast<std::size_t>(2 * i)] = static_cast<char>('0' + i / 10);
+    a[static_cast<std::size_t>(2 * i + 1)] = static_cast<char>('0' + i % 10);
+  }
+  return a;
+}();
+
+/// x < 10^8 as eight ASCII digits at p, zero-padded.
+inline void eight_digits(char* p, std::uint32_t x) noexcept {
+  const std::uint32_t hi = x / 10000;
+  const std::uint32_t lo = x % 10000;
+  std::memcpy(p, digit_pairs.data() + 2 * (hi / 100), 2);
+  std::memcpy(p + 2, digit_pairs.data() + 2 * (hi % 100), 2);
+  std::memcpy(p + 4, digit_pairs.data() + 2 * (lo / 100), 2);
+  std::memcpy(p + 6, digit_pairs.data() + 2 * (lo % 100), 2);
+}
+
+/// The decimal digits of x at p (the same text as std::to_chars), returning their end.
+inline char* format_u32(char* p, std::uint32_t x) noexcept {
+  // Digit count without a loop (D. Lemire's table: (x + t[log2 x]) >> 32).
+  static constexpr std::uint64_t table[32] = {
+      4294967296,  8589934582,  8589934582,  8589934582,  12884901788, 12884901788, 12884901788, 17179868184,
+      17179868184, 17179868184, 21474826480, 21474826480, 21474826480, 21474826480, 25769703776, 25769703776,
+      25769703776, 30063771072, 30063771072, 30063771072, 34349738368, 34349738368, 34349738368, 34349738368,
+      38554705664, 38554705664, 38554705664, 41949672960, 41949672960, 41949672960, 42949672960, 42949672960};
+  const auto n = static_cast<std::size_t>((x + table[31 - std::countl_zero(x | 1U)]) >> 32);
+  char* const end = p + n;
+  char* o = end;
+  while (x >= 100) {
+    const std::uint32_t r = x % 100;
+    x /= 100;
+    o -= 2;
+    std::memcpy(o, digit_pairs.data() + 2 * r, 2);
+  }
+  if (x >= 10) {
+    std::memcpy(o - 2, digit_pairs.data() + 2 * x, 2);
+  } else {
+    o[-1] = static_cast<char>('0' + x);
+  }
+  return end;
+}
+
+/// An integer's decimal text at p (room for 21 bytes), as std::to_chars writes it.
+template <class T>
+char* format_integer(char* p, T v) noexcept {
+  if constexpr (sizeof(T) <= 4) {
+    if constexpr (std::is_signed_v<T>) {
+      auto u = static_cast<std::uint32_t>(v);
+      if (v < 0) {
+        *p++ = '-';
+        u = 0U - u;
+      }
+      return format_u32(p, u);
+    } else {
+      return format_u32(p, static_cast<std::uint32_t>(v));
+    }
+  } else {
+    std::uint64_t u = static_cast<std::uint64_t>(v);
+    if constexpr (std::is_signed_v<T>) {
+      if (v < 0) {
+        *p++ = '-';
+        u = 0U - u;
+      }
+    }
+    if (u <= 0xFFFFFFFFU) return format_u32(p, static_cast<std::uint32_t>(u));
+    if (u < 10000000000000000ULL) {  // up to 16 digits: two halves
+      p = format_u32(p, static_cast<std::uint32_t>(u / 100000000));
+      eight_digits(p, static_cast<std::uint32_t>(u % 100000000));
+      return p + 8;
+    }
+    return std::to_chars(p, p + 20, u).ptr;
+  }
+}
+
 template <class T>
 void write_integer(writer& w, T v) {
   char* p = w.reserve(24);
-  const auto r = std::to_chars(p, p + 24, v);
-  w.commit(r.ptr);
+  if constexpr (is_integer_v<T> && sizeof(T) <= 8) {
+    w.commit(format_integer(p, v));
+  } else {
+    w.commit(std::to_chars(p, p + 24, v).ptr);
+  }
 }
 
 /// A field's key as it is written: `"name"`, checked to need no escaping.
@@ -348,7 +429,11 @@ void write_sequence(writer& w, const T& v) {
             *p = ',';
             p += first ? 0 : 1;
             first = false;
-            p = std::to_chars(p, p + each, *it).ptr;
+            if constexpr (is_integer_v<E> && sizeof(E) <= 8) {
+              p = format_integer(p, *it);
+            } else {
+              p = std::to_chars(p, p + each, *it).ptr;
+            }
           }
           w.commit(p);
         }
