@@ -153,6 +153,67 @@ class writer {
     }
     close_slow(at, n);
   }
+  /// As raw_open, reserving k (1 or 2) bytes: for a run of messages of
+  /// about the same size, the previous one's length size.
+  REFWIRE_PB_INLINE std::size_t raw_open(std::size_t k) noexcept {
+    const std::size_t at = base_ + static_cast<std::size_t>(pos_ - stage_);
+    pos_ += k;
+    return at;
+  }
+  /// Closes a raw_open(k); returns the length's size.
+  REFWIRE_PB_INLINE std::size_t close(std::size_t at, std::size_t k) {
+    const std::size_t n = base_ + static_cast<std::size_t>(pos_ - stage_) - at - k;
+    if (at >= base_) [[likely]] {
+      std::byte* b = stage_ + (at - base_);
+      if (k == 1 && n < 0x80) {
+        *b = static_cast<std::byte>(n);
+        return 1;
+      }
+      if (k == 2 && n >= 0x80 && n < 0x4000) {
+        b[0] = static_cast<std::byte>(n | 0x80);
+        b[1] = static_cast<std::byte>(n >> 7);
+        return 2;
+      }
+    }
+    return close_resize(at, k, n);
+  }
+  [[gnu::noinline]] std::size_t close_resize(std::size_t at, std::size_t k, std::size_t n) {
+    const std::size_t need = varint_size_(n);
+    if (need <= k) {  // shrink (k == 2, n < 128)
+      const std::size_t less = k - need;
+      if (at >= base_) {
+        std::byte* b = stage_ + (at - base_);
+        std::memmove(b + need, b + k, n);
+        pos_ -= less;
+      } else {
+        const auto first = out_.begin() + static_cast<std::ptrdiff_t>(at + need);
+        out_.erase(first, first + static_cast<std::ptrdiff_t>(less));
+        base_ = out_.size();
+      }
+      store_varint(at >= base_ ? stage_ + (at - base_) : out_.data() + at, n);
+      return need;
+    }
+    if (k == 1) {
+      close_slow(at, n);
+      return need;
+    }
+    // k == 2 and a longer length: grow by the difference, as close_slow does.
+    const std::size_t extra = need - k;
+    if (at >= base_) {
+      if (extra <= static_cast<std::size_t>(lim_ - pos_)) {
+        std::byte* b = stage_ + (at - base_);
+        std::memmove(b + need, b + k, n);
+        store_varint(b, n);
+        pos_ += extra;
+        return need;
+      }
+      flush();
+    }
+    out_.insert(out_.begin() + static_cast<std::ptrdiff_t>(at + k), extra, std::byte{});
+    base_ = out_.size();
+    store_varint(out_.data() + at, n);
+    return need;
+  }
   [[gnu::noinline]] void close_slow(std::size_t at, std::size_t n) {
     const std::size_t extra = varint_size_(n) - 1;
     if (at >= base_) {
@@ -588,6 +649,16 @@ REFWIRE_PB_INLINE void put_field(writer& w, const T& v) {
         } else {
           for (const auto& e : v) put_scalar<S, E>(w, as_scalar<El>(e));
         }
+      }
+    } else if constexpr (category<El>() == cat::message) {
+      // A run of messages: each reserves as many length bytes as the previous one needed.
+      std::size_t k = 1;
+      for (const auto& e : v) {
+        w.ensure(7);
+        w.raw_tag<tag_v<N, w_len>>();
+        const std::size_t at = w.raw_open(k);
+        put_body(w, static_cast<const El&>(e));
+        k = w.close(at, k) > 1 ? 2 : 1;
       }
     } else {
       for (const auto& e : v) put_elem<N, E>(w, static_cast<const El&>(e));
