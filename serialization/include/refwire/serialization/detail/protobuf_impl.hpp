@@ -959,7 +959,8 @@ REFWIRE_PB_INLINE bool read_value(reader& r, T& v) {
     if constexpr (c == cat::string) {
       if (!utf8_valid(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n))) [[unlikely]]
         return fail_utf8(r, at);
-      v.assign(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n));
+      if (v.empty()) v = T(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n));
+      else v.assign(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n));
     } else {
       v.assign(r.cur, r.cur + n);
     }
