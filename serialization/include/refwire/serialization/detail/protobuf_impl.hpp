@@ -2,11 +2,10 @@
 // The protobuf format's encoder and decoder. Machinery for protobuf.hpp.
 // Mapping: docs/protobuf-format.md.
 //
-// Encoding streams fields through a staged writer. A length-delimited value
-// at the top level of the message (a nested message, a wrapper, a map entry)
-// runs one size pass over its subtree just before it is written; the pass
-// records every length inside it (size_cache), which the write pass consumes
-// in order, so each length is computed once. Decoding parses tags in a loop and
+// Encoding streams fields through a staged writer in one pass: a nested
+// message (or wrapper, map entry, packed varint run) reserves one length byte,
+// writes its body and patches the byte, moving the body forward only when it
+// is 128 bytes or longer. Decoding parses tags in a loop and
 // dispatches on the field number; every length is checked against the bytes
 // left (of the enclosing message) before anything is allocated.
 
@@ -41,43 +40,24 @@
 
 namespace refwire::detail::pb {
 
-/// The lengths of nested messages, wrappers, map entries and packed varint
-/// runs, recorded by the size pass in the order the write pass needs them
-/// (each slot is taken before the sizes it contains), so that every length is
-/// computed once.
-struct size_cache {
-  std::vector<std::size_t> sizes;
-  bool busy = false;
-  REFWIRE_PB_INLINE std::size_t take() {
-    sizes.push_back(0);
-    return sizes.size() - 1;
-  }
-};
-
 /// Stages writes on the stack and appends them to the output in blocks
 /// (nothing is zero-filled); large byte runs go straight to the output. The
-/// binary format's writer, with force-inlined varints and tags.
+/// binary format's writer, with force-inlined varints and tags, plus
+/// back-patched lengths: a nested message reserves one length byte (open),
+/// writes its body and patches the byte (close); a body of 128 bytes or more
+/// is moved forward by the extra length bytes, within the stage or, when the
+/// reserved byte was already flushed, within the output.
 class writer {
  public:
   static constexpr std::size_t stage_size = 4096;
 
-  writer(std::vector<std::byte>& out, size_cache& sizes) noexcept : out_(out), sizes_(sizes) {}
-
-  /// Lengths are computed lazily: a length-delimited value met at the top
-  /// level runs the size pass over its own subtree (recording the lengths
-  /// inside it), and the values inside consume those in order. A top-level
-  /// message of scalars and strings needs no size pass at all.
-  [[nodiscard]] bool top() const noexcept { return top_; }
-  void set_top(bool t) noexcept { top_ = t; }
-  [[nodiscard]] size_cache& sizes() noexcept { return sizes_; }
-  /// Before a top-level subtree's size pass: everything recorded so far is consumed.
-  void restart_sizes() noexcept {
-    sizes_.sizes.clear();
-    next_ = 0;
-  }
-  REFWIRE_PB_INLINE std::size_t next_size() noexcept { return sizes_.sizes[next_++]; }
+  explicit writer(std::vector<std::byte>& out) noexcept : out_(out), base_(out.size()) {}
   writer(const writer&) = delete;
   writer& operator=(const writer&) = delete;
+
+  static constexpr std::size_t varint_size_(std::uint64_t v) noexcept {
+    return static_cast<std::size_t>((std::bit_width(v | 1) * 9 + 64) / 64);
+  }
 
   /// At least n (<= 32) bytes are free in the stage.
   REFWIRE_PB_INLINE void ensure(std::size_t n) {
@@ -148,11 +128,110 @@ class writer {
       pos_ += n;
     } else {
       bin::append_bytes(out_, static_cast<const std::byte*>(p), n);
+      base_ = out_.size();
     }
   }
   [[gnu::noinline]] void flush() {
     bin::append_bytes(out_, stage_, static_cast<std::size_t>(pos_ - stage_));
+    base_ = out_.size();
     pos_ = stage_;
+  }
+
+  /// Reserves one length byte (the caller has ensured room); returns its
+  /// output offset, for close.
+  REFWIRE_PB_INLINE std::size_t raw_open() noexcept {
+    const std::size_t at = base_ + static_cast<std::size_t>(pos_ - stage_);
+    ++pos_;
+    return at;
+  }
+  /// Writes the length of everything written since the open that returned at.
+  REFWIRE_PB_INLINE void close(std::size_t at) {
+    const std::size_t n = base_ + static_cast<std::size_t>(pos_ - stage_) - at - 1;
+    if (at >= base_ && n < 0x80) [[likely]] {
+      stage_[at - base_] = static_cast<std::byte>(n);
+      return;
+    }
+    close_slow(at, n);
+  }
+  /// As raw_open, reserving k (1 or 2) bytes: for a run of messages of
+  /// about the same size, the previous one's length size.
+  REFWIRE_PB_INLINE std::size_t raw_open(std::size_t k) noexcept {
+    const std::size_t at = base_ + static_cast<std::size_t>(pos_ - stage_);
+    pos_ += k;
+    return at;
+  }
+  /// Closes a raw_open(k); returns the length's size.
+  REFWIRE_PB_INLINE std::size_t close(std::size_t at, std::size_t k) {
+    const std::size_t n = base_ + static_cast<std::size_t>(pos_ - stage_) - at - k;
+    if (at >= base_) [[likely]] {
+      std::byte* b = stage_ + (at - base_);
+      if (k == 1 && n < 0x80) {
+        *b = static_cast<std::byte>(n);
+        return 1;
+      }
+      if (k == 2 && n >= 0x80 && n < 0x4000) {
+        b[0] = static_cast<std::byte>(n | 0x80);
+        b[1] = static_cast<std::byte>(n >> 7);
+        return 2;
+      }
+    }
+    return close_resize(at, k, n);
+  }
+  [[gnu::noinline]] std::size_t close_resize(std::size_t at, std::size_t k, std::size_t n) {
+    const std::size_t need = varint_size_(n);
+    if (need <= k) {  // shrink (k == 2, n < 128)
+      const std::size_t less = k - need;
+      if (at >= base_) {
+        std::byte* b = stage_ + (at - base_);
+        std::memmove(b + need, b + k, n);
+        pos_ -= less;
+      } else {
+        const auto first = out_.begin() + static_cast<std::ptrdiff_t>(at + need);
+        out_.erase(first, first + static_cast<std::ptrdiff_t>(less));
+        base_ = out_.size();
+      }
+      store_varint(at >= base_ ? stage_ + (at - base_) : out_.data() + at, n);
+      return need;
+    }
+    if (k == 1) {
+      close_slow(at, n);
+      return need;
+    }
+    // k == 2 and a longer length: grow by the difference, as close_slow does.
+    const std::size_t extra = need - k;
+    if (at >= base_) {
+      if (extra <= static_cast<std::size_t>(lim_ - pos_)) {
+        std::byte* b = stage_ + (at - base_);
+        std::memmove(b + need, b + k, n);
+        store_varint(b, n);
+        pos_ += extra;
+        return need;
+      }
+      flush();
+    }
+    out_.insert(out_.begin() + static_cast<std::ptrdiff_t>(at + k), extra, std::byte{});
+    base_ = out_.size();
+    store_varint(out_.data() + at, n);
+    return need;
+  }
+  [[gnu::noinline]] void close_slow(std::size_t at, std::size_t n) {
+    const std::size_t extra = varint_size_(n) - 1;
+    if (at >= base_) {
+      if (extra <= static_cast<std::size_t>(lim_ - pos_)) {
+        std::byte* b = stage_ + (at - base_);
+        std::memmove(b + 1 + extra, b + 1, n);
+        store_varint(b, n);
+        pos_ += extra;
+        return;
+      }
+      flush();
+    }
+    // The reserved byte is in the output; the body runs on into the stage.
+    if (extra != 0) {
+      out_.insert(out_.begin() + static_cast<std::ptrdiff_t>(at + 1), extra, std::byte{});
+      base_ = out_.size();
+    }
+    store_varint(out_.data() + at, n);
   }
 
  private:
@@ -160,18 +239,7 @@ class writer {
   std::byte stage_[stage_size];
   std::byte* pos_ = stage_;
   std::byte* const lim_ = stage_ + stage_size;
-  size_cache& sizes_;
-  std::size_t next_ = 0;
-  bool top_ = true;
-};
-
-/// Marks the writer as inside a top-level subtree for a scope.
-struct nested_scope {
-  writer& w;
-  explicit nested_scope(writer& wr) noexcept : w(wr) { w.set_top(false); }
-  ~nested_scope() { w.set_top(true); }
-  nested_scope(const nested_scope&) = delete;
-  nested_scope& operator=(const nested_scope&) = delete;
+  std::size_t base_;  // out_.size(): the output offset of stage_[0]
 };
 
 
@@ -433,9 +501,7 @@ REFWIRE_PB_INLINE bool utf8_valid(const char* p, std::size_t n) noexcept {
 }
 
 template <class T> void put_body(writer& w, const T& v);
-template <class T> std::size_t body_size(const T& v, size_cache& sc);
 template <std::uint32_t N, int_encoding E, class T> REFWIRE_PB_INLINE void put_field(writer& w, const T& v);
-template <std::uint32_t N, int_encoding E, class T> REFWIRE_PB_INLINE std::size_t field_size(const T& v, size_cache& sc);
 
 /// A value that is not singular, as the body of its wrapper message (field 1).
 template <class X, int_encoding E>
@@ -459,33 +525,10 @@ REFWIRE_PB_INLINE void put_value(writer& w, const T& v) {
     w.put_varint(16);
     w.put_bytes(v.bytes.data(), 16);
   } else {
-    if (w.top()) {
-      w.restart_sizes();
-      const std::size_t n = body_size(v, w.sizes());
-      w.put_varint(n);
-      nested_scope inner(w);
-      put_body(w, v);
-    } else {
-      w.put_varint(w.next_size());
-      put_body(w, v);
-    }
-  }
-}
-
-template <int_encoding E, class T>
-REFWIRE_PB_INLINE std::size_t value_size(const T& v, size_cache& sc) {
-  constexpr cat c = category<T>();
-  if constexpr (c == cat::scalar) {
-    return scalar_size<T, E>(v);
-  } else if constexpr (c == cat::string || c == cat::blob) {
-    return varint_size(v.size()) + v.size();
-  } else if constexpr (c == cat::uuid) {
-    return 17;
-  } else {
-    const std::size_t slot = sc.take();
-    const std::size_t n = body_size(v, sc);
-    sc.sizes[slot] = n;
-    return varint_size(n) + n;
+    w.ensure(1);
+    const std::size_t at = w.raw_open();
+    put_body(w, v);
+    w.close(at);
   }
 }
 
@@ -499,34 +542,21 @@ REFWIRE_PB_INLINE void put_elem(writer& w, const T& v) {
     w.ensure(15);
     w.raw_tag<tag_v<N, value_wire<T, E>()>>();
     raw_scalar<T, E>(w, v);
+  } else if constexpr (category<T>() == cat::message) {
+    w.ensure(6);
+    w.raw_tag<tag_v<N, w_len>>();
+    const std::size_t at = w.raw_open();
+    put_body(w, v);
+    w.close(at);
   } else if constexpr (singular<T>()) {
     w.put_tag<tag_v<N, value_wire<T, E>()>>();
     put_value<E>(w, v);
   } else {
-    w.put_tag<tag_v<N, w_len>>();
-    if (w.top()) {
-      w.restart_sizes();
-      w.put_varint(field_size<1, E>(v, w.sizes()));
-      nested_scope inner(w);
-      put_field<1, E>(w, v);
-    } else {
-      w.put_varint(w.next_size());
-      put_field<1, E>(w, v);
-    }
-  }
-}
-
-template <std::uint32_t N, int_encoding E, class T>
-REFWIRE_PB_INLINE std::size_t elem_size(const T& v, size_cache& sc) {
-  if constexpr (has_codec<T>) {
-    return elem_size<N, E>(codec<T>::to_wire(v), sc);
-  } else if constexpr (singular<T>()) {
-    return varint_size(tag_v<N, value_wire<T, E>()>) + value_size<E>(v, sc);
-  } else {
-    const std::size_t slot = sc.take();
-    const std::size_t n = field_size<1, E>(v, sc);
-    sc.sizes[slot] = n;
-    return varint_size(tag_v<N, w_len>) + varint_size(n) + n;
+    w.ensure(6);
+    w.raw_tag<tag_v<N, w_len>>();
+    const std::size_t at = w.raw_open();
+    put_field<1, E>(w, v);
+    w.close(at);
   }
 }
 
@@ -543,9 +573,16 @@ template <class T, int_encoding E>
 inline constexpr bool packed_memcpy =
     bin::memcpy_ok<T> && (is_float_v<T> || (E == int_encoding::fixed && (sizeof(T) == 4 || sizeof(T) == 8)));
 
-/// Packed varints: the run's length is recorded by the size pass.
+/// The longest varint of a scalar under an encoding.
+template <class S, int_encoding E>
+constexpr std::size_t max_varint_bytes() {
+  using I = wire_int_t<scalar_base_t<S>>;
+  return sizeof(I) <= 4 && (E == int_encoding::zigzag || std::is_unsigned_v<I>) ? 5 : 10;
+}
+
+/// Packed varints: the run's length is back-patched when the run fits the stage.
 template <class El, int_encoding E>
-inline constexpr bool packed_cached = scalar_wire<El, E>() == w_varint && !is_bool_v<scalar_base_t<El>>;
+inline constexpr bool packed_varints = scalar_wire<El, E>() == w_varint && !is_bool_v<scalar_base_t<El>>;
 
 template <int_encoding E, class C>
 inline std::size_t packed_payload_size(const C& v) {
@@ -584,25 +621,44 @@ REFWIRE_PB_INLINE void put_field(writer& w, const T& v) {
     if (v) put_elem<N, E>(w, *v);
   } else if constexpr (c == cat::repeated) {
     using El = repeated_elem_t<T>;
-    if (container_size(v) == 0) return;
+    const std::size_t count = container_size(v);
+    if (count == 0) return;
     if constexpr (packable<El>()) {
       using S = scalar_of_t<El>;
       w.ensure(15);
       w.raw_tag<tag_v<N, w_len>>();
-      if constexpr (!packed_cached<S, E>) w.raw_varint(packed_payload_size<E>(v));
-      if constexpr (packed_memcpy<El, E> && (is_vector<T>::value || is_std_array<T>::value || std::is_array_v<T>)) {
-        w.put_bytes(std::data(v), container_size(v) * sizeof(El));
-      } else if constexpr (packed_cached<S, E>) {
-        const std::size_t n = w.top() ? packed_payload_size<E>(v) : w.next_size();
-        w.raw_varint(n);
-        if (std::byte* p = w.room(n)) {  // the whole run at once, through a local cursor
+      if constexpr (packed_varints<S, E>) {
+        constexpr std::size_t most = max_varint_bytes<S, E>();
+        // The whole run through a local cursor, its length patched after,
+        // when the longest run fits the stage; else sized first.
+        if (count <= (writer::stage_size - 16) / most) {
+          w.ensure(count * most + 1);
+          const std::size_t at = w.raw_open();
+          std::byte* p = w.room(0);
           for (const auto& e : v) p = writer::store_varint(p, scalar_bits<S, E>(as_scalar<El>(e)));
           w.commit(p);
+          w.close(at);
         } else {
+          w.raw_varint(packed_payload_size<E>(v));
           for (const auto& e : v) put_scalar<S, E>(w, as_scalar<El>(e));
         }
       } else {
-        for (const auto& e : v) put_scalar<S, E>(w, as_scalar<El>(e));
+        w.raw_varint(packed_payload_size<E>(v));
+        if constexpr (packed_memcpy<El, E> && (is_vector<T>::value || is_std_array<T>::value || std::is_array_v<T>)) {
+          w.put_bytes(std::data(v), count * sizeof(El));
+        } else {
+          for (const auto& e : v) put_scalar<S, E>(w, as_scalar<El>(e));
+        }
+      }
+    } else if constexpr (category<El>() == cat::message) {
+      // A run of messages: each reserves as many length bytes as the previous one needed.
+      std::size_t k = 1;
+      for (const auto& e : v) {
+        w.ensure(7);
+        w.raw_tag<tag_v<N, w_len>>();
+        const std::size_t at = w.raw_open(k);
+        put_body(w, static_cast<const El&>(e));
+        k = w.close(at, k) > 1 ? 2 : 1;
       }
     } else {
       for (const auto& e : v) put_elem<N, E>(w, static_cast<const El&>(e));
@@ -615,63 +671,11 @@ REFWIRE_PB_INLINE void put_field(writer& w, const T& v) {
     for (const auto& [key, value] : v) {
       w.ensure(15);
       w.raw_tag<tag_v<N, w_len>>();
-      if (w.top()) {
-        w.restart_sizes();
-        w.raw_varint(elem_size<1, E>(key, w.sizes()) + elem_size<2, E>(value, w.sizes()));
-        nested_scope inner(w);
-        put_elem<1, E>(w, key);
-        put_elem<2, E>(w, value);
-      } else {
-        w.raw_varint(w.next_size());
-        put_elem<1, E>(w, key);
-        put_elem<2, E>(w, value);
-      }
+      const std::size_t at = w.raw_open();
+      put_elem<1, E>(w, key);
+      put_elem<2, E>(w, value);
+      w.close(at);
     }
-  }
-}
-
-template <std::uint32_t N, int_encoding E, class T>
-REFWIRE_PB_INLINE std::size_t field_size(const T& v, size_cache& sc) {
-  constexpr cat c = category<T>();
-  if constexpr (c == cat::codec) {
-    return field_size<N, E>(codec<T>::to_wire(v), sc);
-  } else if constexpr (c == cat::scalar) {
-    return scalar_is_zero(v) ? 0 : elem_size<N, E>(v, sc);
-  } else if constexpr (c == cat::string || c == cat::blob) {
-    return v.empty() ? 0 : elem_size<N, E>(v, sc);
-  } else if constexpr (c == cat::uuid) {
-    return v.is_nil() ? 0 : elem_size<N, E>(v, sc);
-  } else if constexpr (c == cat::message) {
-    return elem_size<N, E>(v, sc);
-  } else if constexpr (c == cat::optional) {
-    return v ? elem_size<N, E>(*v, sc) : 0;
-  } else if constexpr (c == cat::repeated) {
-    using El = repeated_elem_t<T>;
-    if (container_size(v) == 0) return 0;
-    if constexpr (packable<El>()) {
-      std::size_t n;
-      if constexpr (packed_cached<scalar_of_t<El>, E>) {
-        const std::size_t slot = sc.take();
-        n = packed_payload_size<E>(v);
-        sc.sizes[slot] = n;
-      } else {
-        n = packed_payload_size<E>(v);
-      }
-      return varint_size(tag_v<N, w_len>) + varint_size(n) + n;
-    } else {
-      std::size_t n = 0;
-      for (const auto& e : v) n += elem_size<N, E>(static_cast<const El&>(e), sc);
-      return n;
-    }
-  } else if constexpr (c == cat::map) {
-    std::size_t n = 0;
-    for (const auto& [key, value] : v) {
-      const std::size_t slot = sc.take();
-      const std::size_t entry = elem_size<1, E>(key, sc) + elem_size<2, E>(value, sc);
-      sc.sizes[slot] = entry;
-      n += varint_size(tag_v<N, w_len>) + varint_size(entry) + entry;
-    }
-    return n;
   }
 }
 
@@ -699,55 +703,17 @@ void put_body(writer& w, const T& v) {
   }
 }
 
-template <class T>
-std::size_t body_size(const T& v, size_cache& sc) {
-  if constexpr (is_timestamp<T>::value || is_duration<T>::value) {
-    const seconds_nanos sn = split_time(v);
-    return field_size<1, int_encoding::varint>(sn.seconds, sc) + field_size<2, int_encoding::varint>(sn.nanos, sc);
-  } else if constexpr (is_variant<T>::value) {
-    return boost::mp11::mp_with_index<std::variant_size_v<T>>(v.index(), [&](auto I) {
-      return elem_size<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(*std::get_if<I>(&v), sc);
-    });
-  } else if constexpr (is_tuple<T>::value) {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return (std::size_t{0} + ... + field_size<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(std::get<I>(v), sc));
-    }(std::make_index_sequence<std::tuple_size_v<T>>{});
-  } else {
-    std::size_t n = 0;
-    for_each_field(v, [&](auto field, const auto& member) {
-      using F = decltype(field);
-      n += field_size<number_of<F>(), F::attr.encoding>(member, sc);
-    });
-    return n;
-  }
-}
-
 /// A top-level value: a record, tuple or variant is the message; anything
 /// else (timestamps and durations included) is field 1 of a wrapper message.
 template <class T>
 void encode(writer& w, const T& v);
 
-/// The calling thread's size cache (its storage is reused across encodes); a
-/// nested encode (a codec's to_wire that serializes) gets a fresh one.
-inline size_cache& thread_size_cache() {
-  thread_local size_cache cache;
-  return cache;
-}
-
 /// Appends v's encoding to out.
 template <class T>
 void encode_into(std::vector<std::byte>& out, const T& v) {
-  size_cache& shared = thread_size_cache();
-  size_cache local;
-  size_cache& sc = shared.busy ? local : shared;
-  struct release {
-    size_cache& c;
-    ~release() { c.busy = false; }
-  } guard{sc};
-  sc.busy = true;
   const std::size_t old = out.size();
   try {
-    writer w(out, sc);
+    writer w(out);
     encode(w, v);
     w.flush();
   } catch (...) {
@@ -808,15 +774,43 @@ REFWIRE_PB_INLINE bool read_varint(reader& r, std::uint64_t& v) {
     r.cur += 1;
     return true;
   }
+  if (left >= 10) [[likely]] {
+    // No bounds checks: ten bytes are there. Each byte is added whole and
+    // the previous byte's continuation bit subtracted (p[0] has it set).
+    std::uint64_t res = p[0];
+    std::uint64_t b;
+#define REFWIRE_PB_VARINT_STEP(i)                  \
+  b = p[i];                                        \
+  res += (b - 1) << (7 * (i));                     \
+  if (b < 0x80) {                                  \
+    v = res;                                       \
+    r.cur += (i) + 1;                              \
+    return true;                                   \
+  }
+    REFWIRE_PB_VARINT_STEP(1)
+    REFWIRE_PB_VARINT_STEP(2)
+    REFWIRE_PB_VARINT_STEP(3)
+    REFWIRE_PB_VARINT_STEP(4)
+    REFWIRE_PB_VARINT_STEP(5)
+    REFWIRE_PB_VARINT_STEP(6)
+    REFWIRE_PB_VARINT_STEP(7)
+    REFWIRE_PB_VARINT_STEP(8)
+#undef REFWIRE_PB_VARINT_STEP
+    b = p[9];
+    if (b <= 1) {
+      v = res + ((b - 1) << 63);
+      r.cur += 10;
+      return true;
+    }
+    return read_varint_slow(r, v);
+  }
   // Bounded by the bytes left (the end of a nested message or packed run is
   // near for its last fields); errors are reported out of line.
-  const std::size_t max = left < 10 ? left : 10;
   std::uint64_t res = 0;
-  for (std::size_t i = 0; i < max; ++i) {
+  for (std::size_t i = 0; i < left; ++i) {
     const std::uint64_t b = p[i];
     res |= (b & 0x7f) << (7 * i);
     if (b < 0x80) {
-      if (i == 9 && b > 1) [[unlikely]] break;
       v = res;
       r.cur += i + 1;
       return true;
@@ -965,7 +959,8 @@ REFWIRE_PB_INLINE bool read_value(reader& r, T& v) {
     if constexpr (c == cat::string) {
       if (!utf8_valid(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n))) [[unlikely]]
         return fail_utf8(r, at);
-      v.assign(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n));
+      if (v.empty()) v = T(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n));
+      else v.assign(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n));
     } else {
       v.assign(r.cur, r.cur + n);
     }
@@ -1054,8 +1049,15 @@ inline bool read_packed(reader& r, C& v, const std::byte* at, std::uint32_t& cou
   const std::byte* const stop = r.cur + n;
   std::uint64_t elems;
   if constexpr (wt == w_varint) {
-    elems = 0;
-    for (const std::byte* p = r.cur; p != stop; ++p) elems += static_cast<std::uint8_t>(*p) < 0x80 ? 1 : 0;
+    elems = 0;  // the bytes without a continuation bit, 8 at a time
+    const std::byte* p = r.cur;
+    for (; stop - p >= 8; p += 8) {
+      std::uint64_t chunk;
+      std::memcpy(&chunk, p, 8);
+      const std::uint64_t ends = (~chunk >> 7) & 0x0101010101010101ULL;  // 1 per byte < 0x80
+      elems += (ends * 0x0101010101010101ULL) >> 56;
+    }
+    for (; p != stop; ++p) elems += static_cast<std::uint8_t>(*p) < 0x80 ? 1 : 0;
   } else {
     constexpr std::size_t width = wt == w_i32 ? 4 : 8;
     if (n % width != 0) [[unlikely]]
@@ -1084,6 +1086,22 @@ inline bool read_packed(reader& r, C& v, const std::byte* at, std::uint32_t& cou
       std::memcpy(&v.back(), r.cur, sizeof(El));
     }
     r.cur = stop;
+    return true;
+  } else if constexpr (is_vector<C>::value && !has_codec<El> && !std::is_same_v<C, std::vector<bool>>) {
+    // Room for every element (each varint ends in exactly one byte < 0x80),
+    // written through a pointer; a failure drops the unwritten ones.
+    sub_message sub(r, static_cast<std::size_t>(n));
+    const std::size_t old = v.size();
+    v.resize(old + static_cast<std::size_t>(elems));
+    El* out = v.data() + old;
+    while (r.cur != r.end) {
+      S s{};
+      if (!read_scalar<S, E>(r, s)) [[unlikely]] {
+        v.resize(static_cast<std::size_t>(out - v.data()));
+        return false;
+      }
+      *out++ = s;
+    }
     return true;
   } else {
     sub_message sub(r, static_cast<std::size_t>(n));
@@ -1270,6 +1288,74 @@ bool time_from(reader& r, const std::byte* at, seconds_nanos sn, T& v) {
   return true;
 }
 
+/// The wire type field N of type T is written with (0: none known up front,
+/// e.g. through a codec).
+template <class T, int_encoding E>
+constexpr std::uint32_t field_wire() {
+  constexpr cat c = category<T>();
+  if constexpr (c == cat::codec) {
+    return 8;
+  } else if constexpr (singular<T>()) {
+    return value_wire<T, E>();
+  } else if constexpr (c == cat::optional) {
+    using P = std::remove_cvref_t<decltype(*std::declval<T&>())>;
+    if constexpr (has_codec<P>) return 8;
+    else if constexpr (singular<P>()) return value_wire<P, E>();
+    else return w_len;
+  } else {
+    return w_len;  // packed scalars, strings, messages, wrappers, map entries
+  }
+}
+
+/// The tag of field N of type T when known and at most two bytes, else 0.
+template <class T, int_encoding E, std::uint32_t N>
+constexpr std::uint32_t expected_tag() {
+  constexpr std::uint32_t wt = field_wire<T, E>();
+  if constexpr (wt > 5 || N >= (1U << 11)) return 0;
+  else return tag_v<N, static_cast<wire>(wt)>;
+}
+
+/// True (and the tag consumed) when the next bytes are the tag Tag.
+template <std::uint32_t Tag>
+REFWIRE_PB_INLINE bool take_tag(reader& r) noexcept {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(r.cur);
+  if constexpr (Tag < 0x80) {
+    if (r.cur == r.end || p[0] != Tag) return false;
+    r.cur += 1;
+  } else {
+    if (r.left() < 2 || p[0] != ((Tag & 0x7f) | 0x80) || p[1] != (Tag >> 7)) return false;
+    r.cur += 2;
+  }
+  return true;
+}
+
+/// The fields of a record in declaration order, each tested against its
+/// compile-time tag (proto3 omits zero fields, so a miss moves on to the next
+/// field). Stops at the first field out of order; the general loop reads the
+/// rest (and anything unknown).
+template <class T>
+REFWIRE_PB_INLINE bool read_in_order(reader& r, T& v, std::uint32_t* counts) {
+  std::size_t slot = 0;
+  return detail::all_fields(v, [&](auto field, auto& member) {
+    using F = decltype(field);
+    using M = std::remove_cvref_t<decltype(member)>;
+    const std::size_t my_slot = slot++;
+    constexpr std::uint32_t tag = expected_tag<M, F::attr.encoding, number_of<F>()>();
+    if constexpr (tag != 0) {
+      constexpr bool many = category<M>() == cat::repeated || category<M>() == cat::map;
+      do {
+        const std::byte* at = r.cur;
+        if (!take_tag<tag>(r)) break;
+        if (!read_field<F::attr.encoding>(r, tag & 7, member, number_of<F>(), at, counts[my_slot])) [[unlikely]] {
+          push_field(r, F::name, F::index);
+          return false;
+        }
+      } while (many);
+    }
+    return true;
+  });
+}
+
 /// Parses the fields of a message-like value from r.cur to r.end, merging
 /// into v (which the caller has reset, or which holds an earlier occurrence).
 template <class T>
@@ -1278,6 +1364,12 @@ bool read_body(reader& r, T& v) {
     const std::byte* start = r.cur;
     seconds_nanos sn = split_time(v);
     std::uint32_t count = 0;
+    if (take_tag<tag_v<1, w_varint>>(r)) {
+      if (!read_field<int_encoding::varint>(r, w_varint, sn.seconds, 1, start, count)) [[unlikely]] return false;
+    }
+    if (const std::byte* at = r.cur; take_tag<tag_v<2, w_varint>>(r)) {
+      if (!read_field<int_encoding::varint>(r, w_varint, sn.nanos, 2, at, count)) [[unlikely]] return false;
+    }
     while (r.cur != r.end) {
       const std::byte* at = r.cur;
       std::uint64_t f;
@@ -1344,6 +1436,7 @@ bool read_body(reader& r, T& v) {
   } else {
     check_numbers<T>();
     std::array<std::uint32_t, boost::mp11::mp_size<walked_fields_t<T>>::value + 1> counts{};
+    if (!read_in_order(r, v, counts.data())) [[unlikely]] return false;
     while (r.cur != r.end) {
       const std::byte* at = r.cur;
       std::uint64_t f;
@@ -1389,6 +1482,12 @@ bool decode(reader& r, T& v) {
   } else {
     reset(v);
     std::uint32_t count = 0;
+    constexpr std::uint32_t tag = expected_tag<T, int_encoding::varint, 1>();
+    if constexpr (tag != 0) {
+      for (const std::byte* at = r.cur; take_tag<tag>(r); at = r.cur) {
+        if (!read_field<int_encoding::varint>(r, tag & 7, v, 1, at, count)) [[unlikely]] return false;
+      }
+    }
     while (r.cur != r.end) {
       const std::byte* at = r.cur;
       std::uint64_t f;
