@@ -40,7 +40,7 @@ inline constexpr std::string_view data_set_names[] = {"small", "record", "bulk_d
 /// The peers, in table order; "floor" is memcpy (encode) or a deep copy (decode).
 inline constexpr std::string_view peer_names[] = {"refwire", "protobuf", "flatbuffers", "cereal", "floor"};
 
-/// One benchmark to register: main() sorts them into table order first.
+/// One benchmark to register: run_report() sorts them into table order first.
 struct bench_def {
   std::string data_set;
   direction dir;
@@ -48,7 +48,7 @@ struct bench_def {
   std::function<void(benchmark::State&)> run;
 };
 
-/// Every peer's benchmarks, registered by the register_*() functions below.
+/// Every peer's benchmarks, registered by the register_*() functions below (report.cpp).
 std::vector<bench_def>& registry();
 
 void register_refwire();
@@ -60,9 +60,14 @@ void register_floor();
 /// refwire's binary encoding size of a data set: the basis of every peer's MB/s.
 std::size_t refwire_encoded_size(std::string_view data_set);
 
+/// The running program's name ("bench_binary", "bench_json"), for messages (report.cpp).
+std::string_view program_name();
+
 [[noreturn]] inline void fail_check(std::string_view peer, std::string_view data_set, std::string_view what) {
-  std::fprintf(stderr, "bench_binary: %.*s on %.*s: %.*s\n", static_cast<int>(peer.size()), peer.data(),
-               static_cast<int>(data_set.size()), data_set.data(), static_cast<int>(what.size()), what.data());
+  const std::string_view program = program_name();
+  std::fprintf(stderr, "%.*s: %.*s on %.*s: %.*s\n", static_cast<int>(program.size()), program.data(),
+               static_cast<int>(peer.size()), peer.data(), static_cast<int>(data_set.size()), data_set.data(),
+               static_cast<int>(what.size()), what.data());
   std::abort();
 }
 
