@@ -218,28 +218,14 @@ bool read_object_key(reader& r, std::string_view key, K& out) {
 
 template <class D>
 bool duration_from_ns(reader& r, std::int64_t ns, D& out) {
-  using nano = std::chrono::nanoseconds;
-  if constexpr (std::is_same_v<D, nano>) {
-    out = nano(ns);
-  } else if constexpr (std::is_floating_point_v<typename D::rep>) {
-    out = std::chrono::duration_cast<D>(std::chrono::duration<long double, std::nano>(ns));
-  } else {
-    using factor = std::ratio_divide<typename D::period, std::nano>;
-    constexpr auto k = static_cast<std::int64_t>(factor::num);
-    if (ns % k != 0) [[unlikely]] {
-      return r.fail_at(errc::invalid_value, r.value_at,
-                       std::to_string(ns) + " ns is not a whole number of the field's duration unit (" +
-                           std::to_string(k) + " ns)");
-    }
-    const std::int64_t c = ns / k;
-    if (c > static_cast<std::int64_t>(std::numeric_limits<typename D::rep>::max()) ||
-        c < static_cast<std::int64_t>(std::numeric_limits<typename D::rep>::min())) [[unlikely]] {
-      return r.fail_at(errc::invalid_value, r.value_at,
-                       std::to_string(ns) + " ns does not fit the field's duration type");
-    }
-    out = D(static_cast<typename D::rep>(c));
+  const ns_conversion c = detail::from_nanoseconds(ns, out);
+  if (c == ns_conversion::ok) [[likely]] return true;
+  if (c == ns_conversion::not_whole) {
+    return r.fail_at(errc::invalid_value, r.value_at,
+                     std::to_string(ns) + " ns is not a whole number of the field's duration unit (" +
+                         std::to_string(ns_per_tick<D>()) + " ns)");
   }
-  return true;
+  return r.fail_at(errc::invalid_value, r.value_at, std::to_string(ns) + " ns does not fit the field's duration type");
 }
 
 /// A std::vector of integers or floating-point numbers: one reader call for the whole array.

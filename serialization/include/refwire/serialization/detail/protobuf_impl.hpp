@@ -1266,22 +1266,10 @@ bool time_from(reader& r, const std::byte* at, seconds_nanos sn, T& v) {
   }
   using D = typename time_duration<T>::type;
   D d;
-  if constexpr (std::is_same_v<D, std::chrono::nanoseconds>) {
-    d = D(ns);
-  } else if constexpr (std::is_floating_point_v<typename D::rep>) {
-    d = std::chrono::duration_cast<D>(std::chrono::duration<long double, std::nano>(ns));
-  } else {
-    using factor = std::ratio_divide<typename D::period, std::nano>;
-    static_assert(factor::den == 1, "refwire: durations finer than nanoseconds are not supported");
-    constexpr auto k = static_cast<std::int64_t>(factor::num);
-    const std::int64_t count = ns / k;
-    if (ns % k != 0 || count < static_cast<std::int64_t>(std::numeric_limits<typename D::rep>::min()) ||
-        count > static_cast<std::int64_t>(std::numeric_limits<typename D::rep>::max())) [[unlikely]] {
-      return fail_at(r, at, errc::invalid_value,
-                     std::to_string(ns) + " ns is not a whole number of the field's duration unit that its "
-                                          "representation can hold");
-    }
-    d = D(static_cast<typename D::rep>(count));
+  if (detail::from_nanoseconds(ns, d) != ns_conversion::ok) [[unlikely]] {
+    return fail_at(r, at, errc::invalid_value,
+                   std::to_string(ns) + " ns is not a whole number of the field's duration unit that its "
+                                        "representation can hold");
   }
   if constexpr (is_timestamp<T>::value) v = T(d);
   else v = d;

@@ -4,6 +4,9 @@
 #include <array>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <ratio>
 #include <deque>
 #include <list>
 #include <map>
@@ -93,5 +96,40 @@ template <class T, std::size_t N> inline constexpr std::size_t fixed_extent<T[N]
 template <class T, std::size_t N> inline constexpr std::size_t fixed_extent<std::array<T, N>> = N;
 
 template <class> inline constexpr bool dependent_false = false;
+
+/// How a count of int64 nanoseconds (the wire form of every duration and
+/// timestamp) converted to the duration type D. Each format words its own error.
+enum class ns_conversion : std::uint8_t { ok, not_whole, out_of_range };
+
+/// Nanoseconds in one tick of D (D integral, no finer than a nanosecond).
+template <class D>
+constexpr std::int64_t ns_per_tick() {
+  using factor = std::ratio_divide<typename D::period, std::nano>;
+  static_assert(factor::den == 1, "refwire: durations finer than nanoseconds are not supported");
+  return static_cast<std::int64_t>(factor::num);
+}
+
+/// Converts ns to D exactly: a count that is not a whole number of D's ticks,
+/// or does not fit D's representation, is reported, never truncated.
+/// Floating-point durations take the nearest value.
+template <class D>
+ns_conversion from_nanoseconds(std::int64_t ns, D& out) noexcept {
+  using nano = std::chrono::nanoseconds;
+  if constexpr (std::is_same_v<D, nano>) {
+    out = nano(ns);
+  } else if constexpr (std::is_floating_point_v<typename D::rep>) {
+    out = std::chrono::duration_cast<D>(std::chrono::duration<long double, std::nano>(ns));
+  } else {
+    constexpr std::int64_t k = ns_per_tick<D>();
+    if (ns % k != 0) [[unlikely]] return ns_conversion::not_whole;
+    const std::int64_t c = ns / k;
+    if (c > static_cast<std::int64_t>(std::numeric_limits<typename D::rep>::max()) ||
+        c < static_cast<std::int64_t>(std::numeric_limits<typename D::rep>::min())) [[unlikely]] {
+      return ns_conversion::out_of_range;
+    }
+    out = D(static_cast<typename D::rep>(c));
+  }
+  return ns_conversion::ok;
+}
 
 }  // namespace refwire::detail
