@@ -8,14 +8,19 @@
 //   decode  io::CodedInputStream: ReadTag, ReadVarint*, ReadLittleEndian64,
 //           WireFormatLite::ReadString, PushLimit / PopLimit for nested messages
 //           and the packed scores, WireFormatLite::SkipField for anything else.
+// String fields are checked for UTF-8 both ways (internal::IsStructurallyValidUTF8),
+// as refwire and protoc's proto3 code do: encode throws, decode fails.
 // Each function knows its message's fields; bench_protobuf checks that the
 // bytes equal refwire's before it times them.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/stubs/common.h>
 #include <google/protobuf/wire_format_lite.h>
 
 #include "datasets.hpp"
@@ -42,6 +47,16 @@ inline void split(refwire::timestamp t, std::int64_t& s, std::int32_t& n) {
   }
   n = static_cast<std::int32_t>(r);
 }
+
+inline bool utf8(const std::string& s) {
+  return google::protobuf::internal::IsStructurallyValidUTF8(s.data(), static_cast<int>(s.size()));
+}
+/// A string field, tag and all, after its UTF-8 check.
+inline std::uint8_t* write_text(int field, const std::string& s, std::uint8_t* p) {
+  if (!utf8(s)) throw std::invalid_argument("pb_io: a string field is not UTF-8");
+  return wfl::WriteStringToArray(field, s, p);
+}
+inline bool read_text(CodedInputStream& in, std::string& s) { return wfl::ReadString(&in, &s) && utf8(s); }
 
 // ------------------------------------------------------------------ sizes
 
@@ -102,13 +117,13 @@ inline std::uint8_t* write(const small& v, std::uint8_t* p) {
   if (v.stamp != 0) p = wfl::WriteInt64ToArray(2, v.stamp, p);
   if (v.value != 0 || std::signbit(v.value)) p = wfl::WriteDoubleToArray(3, v.value, p);
   if (v.flag) p = wfl::WriteBoolToArray(4, v.flag, p);
-  if (!v.name.empty()) p = wfl::WriteStringToArray(5, v.name, p);
+  if (!v.name.empty()) p = write_text(5, v.name, p);
   return p;
 }
 
 inline std::uint8_t* write(const address& v, std::uint8_t* p) {
-  if (!v.street.empty()) p = wfl::WriteStringToArray(1, v.street, p);
-  if (!v.city.empty()) p = wfl::WriteStringToArray(2, v.city, p);
+  if (!v.street.empty()) p = write_text(1, v.street, p);
+  if (!v.city.empty()) p = write_text(2, v.city, p);
   if (v.zip != 0) p = wfl::WriteUInt32ToArray(3, v.zip, p);
   if (v.latitude != 0 || std::signbit(v.latitude)) p = wfl::WriteDoubleToArray(4, v.latitude, p);
   if (v.longitude != 0 || std::signbit(v.longitude)) p = wfl::WriteDoubleToArray(5, v.longitude, p);
@@ -117,8 +132,8 @@ inline std::uint8_t* write(const address& v, std::uint8_t* p) {
 
 inline std::uint8_t* write(const record& v, std::uint8_t* p) {
   if (v.id != 0) p = wfl::WriteUInt64ToArray(1, v.id, p);
-  if (!v.name.empty()) p = wfl::WriteStringToArray(2, v.name, p);
-  if (!v.email.empty()) p = wfl::WriteStringToArray(3, v.email, p);
+  if (!v.name.empty()) p = write_text(2, v.name, p);
+  if (!v.email.empty()) p = write_text(3, v.email, p);
   p = wfl::WriteTagToArray(4, wfl::WIRETYPE_LENGTH_DELIMITED, p);
   p = CodedOutputStream::WriteVarint32ToArray(static_cast<std::uint32_t>(body_size(v.home)), p);
   p = write(v.home, p);
@@ -127,7 +142,7 @@ inline std::uint8_t* write(const record& v, std::uint8_t* p) {
     p = CodedOutputStream::WriteVarint32ToArray(static_cast<std::uint32_t>(scores_size(v.scores)), p);
     for (std::int32_t x : v.scores) p = wfl::WriteInt32NoTagToArray(x, p);
   }
-  if (v.nickname) p = wfl::WriteStringToArray(6, *v.nickname, p);
+  if (v.nickname) p = write_text(6, *v.nickname, p);
   if (v.state != status::pending) p = wfl::WriteEnumToArray(7, static_cast<int>(v.state), p);
   p = wfl::WriteTagToArray(8, wfl::WIRETYPE_LENGTH_DELIMITED, p);
   p = CodedOutputStream::WriteVarint32ToArray(static_cast<std::uint32_t>(v.key.bytes.size()), p);
@@ -178,7 +193,7 @@ inline std::size_t body_size(const strings& v) {
 }
 
 inline std::uint8_t* write(const strings& v, std::uint8_t* p) {
-  for (const std::string& s : v) p = wfl::WriteStringToArray(1, s, p);
+  for (const std::string& s : v) p = write_text(1, s, p);
   return p;
 }
 
@@ -229,7 +244,7 @@ inline bool read(CodedInputStream& in, small& v) {
         v.flag = u != 0;
         break;
       case tag(5, wfl::WIRETYPE_LENGTH_DELIMITED):
-        if (!wfl::ReadString(&in, &v.name)) return false;
+        if (!read_text(in, v.name)) return false;
         break;
       default:
         if (!wfl::SkipField(&in, t)) return false;
@@ -243,10 +258,10 @@ inline bool read(CodedInputStream& in, address& v) {
     std::uint32_t u;
     switch (t) {
       case tag(1, wfl::WIRETYPE_LENGTH_DELIMITED):
-        if (!wfl::ReadString(&in, &v.street)) return false;
+        if (!read_text(in, v.street)) return false;
         break;
       case tag(2, wfl::WIRETYPE_LENGTH_DELIMITED):
-        if (!wfl::ReadString(&in, &v.city)) return false;
+        if (!read_text(in, v.city)) return false;
         break;
       case tag(3, wfl::WIRETYPE_VARINT):
         if (!in.ReadVarint32(&u)) return false;
@@ -296,10 +311,10 @@ inline bool read(CodedInputStream& in, record& v) {
         if (!in.ReadVarint64(&v.id)) return false;
         break;
       case tag(2, wfl::WIRETYPE_LENGTH_DELIMITED):
-        if (!wfl::ReadString(&in, &v.name)) return false;
+        if (!read_text(in, v.name)) return false;
         break;
       case tag(3, wfl::WIRETYPE_LENGTH_DELIMITED):
-        if (!wfl::ReadString(&in, &v.email)) return false;
+        if (!read_text(in, v.email)) return false;
         break;
       case tag(4, wfl::WIRETYPE_LENGTH_DELIMITED):
         if (!nested(in, [&] { return read(in, v.home); })) return false;
@@ -319,7 +334,7 @@ inline bool read(CodedInputStream& in, record& v) {
         v.scores.push_back(static_cast<std::int32_t>(u));
         break;
       case tag(6, wfl::WIRETYPE_LENGTH_DELIMITED):
-        if (!wfl::ReadString(&in, &v.nickname.emplace())) return false;
+        if (!read_text(in, v.nickname.emplace())) return false;
         break;
       case tag(7, wfl::WIRETYPE_VARINT):
         if (!in.ReadVarint64(&u) || u > 3) return false;
@@ -388,7 +403,7 @@ inline bool read(CodedInputStream& in, doubles& v) {
 inline bool read(CodedInputStream& in, strings& v) {
   while (const std::uint32_t t = in.ReadTag()) {
     if (t == tag(1, wfl::WIRETYPE_LENGTH_DELIMITED)) {
-      if (!wfl::ReadString(&in, &v.emplace_back())) return false;
+      if (!read_text(in, v.emplace_back())) return false;
     } else if (!wfl::SkipField(&in, t)) {
       return false;
     }
