@@ -1,13 +1,12 @@
-// One simdjson on-demand kernel behind the reader cursor (json_reader.hpp).
-// Included by a .cpp that has included simdjson.h (its
-// SIMDJSON_BUILTIN_IMPLEMENTATION decides the on-demand code's target) and
-// defined REFWIRE_JSON_KERNEL (the namespace) and REFWIRE_JSON_KERNEL_NAME.
+// The simdjson on-demand kernel behind the reader cursor (json_reader.hpp).
+// Included by src/json_read.cpp after simdjson.h (its
+// SIMDJSON_BUILTIN_IMPLEMENTATION decides the on-demand code's target).
 //
 // Root objects and arrays are entered with simdjson's root checks (they guard
 // against unbalanced documents); a document whose value ends before the input
 // does is then reported as trailing content by a bracket scan.
 
-namespace refwire::detail::json::REFWIRE_JSON_KERNEL {
+namespace refwire::detail::json::baseline {
 namespace {
 
 namespace od = simdjson::SIMDJSON_BUILTIN_IMPLEMENTATION::ondemand;
@@ -267,8 +266,11 @@ bool k_begin_object(kernel_state& ks, reader& r) {
   return true;
 }
 
-/// A key's text straight from the input when it has no escapes; else unescaped by simdjson.
-int k_next_key(kernel_state& ks, reader& r, std::string_view& key) {
+static_assert(simdjson::SIMDJSON_PADDING >= key_slack, "the padded buffer must cover key_slack");
+
+/// The next field: raw is its key's first byte (after the quote), in the
+/// padded buffer; its value is current.
+int k_next_field(kernel_state& ks, reader& r, const char*& raw) {
   state& s = S(ks);
   frame& f = s.frames.back();
   if (f.started) ++f.oit;
@@ -278,7 +280,7 @@ int k_next_key(kernel_state& ks, reader& r, std::string_view& key) {
     return 0;
   }
   od::field fl;
-  error_code e = (*f.oit).get(fl);
+  const error_code e = (*f.oit).get(fl);
   if (e != simdjson::SUCCESS) [[unlikely]] {
     s.frames.pop_back();
     const std::size_t at = location(s);
@@ -287,22 +289,37 @@ int k_next_key(kernel_state& ks, reader& r, std::string_view& key) {
                      std::string(short_message(e))),
            -1;
   }
-  const char* raw = fl.key().raw();
+  raw = fl.key().raw();
+  s.cur = std::move(fl).value();
+  s.root = false;
+  return 1;
+}
+
+/// The key of the field next_field last stood on (raw), with its value still
+/// current: straight from the input when it has no escapes; else unescaped by simdjson.
+bool k_key_text(kernel_state& ks, reader& r, const char* raw, std::string_view& key) {
+  state& s = S(ks);
   const char* p = raw;
   while (*p != '"' && *p != '\\') ++p;
   if (*p == '"') {
     key = std::string_view(raw, static_cast<std::size_t>(p - raw));
-  } else {
-    e = fl.unescaped_key().get(key);
-    if (e != simdjson::SUCCESS) [[unlikely]] {
-      s.cur = std::move(fl).value();
-      s.root = false;
-      return fail_sj(s, r, e, "key"), -1;
-    }
+    return true;
   }
-  s.cur = std::move(fl).value();
-  s.root = false;
-  return 1;
+  // The field again (its key and the current value, which shares the
+  // document's iterator), for simdjson to unescape the key.
+  od::field fl;
+  fl.first = od::raw_json_string(reinterpret_cast<const std::uint8_t*>(raw));
+  fl.second = s.cur;
+  const error_code e = fl.unescaped_key().get(key);
+  if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "key");
+  return true;
+}
+
+int k_next_key(kernel_state& ks, reader& r, std::string_view& key) {
+  const char* raw = nullptr;
+  const int k = k_next_field(ks, r, raw);
+  if (k != 1) return k;
+  return k_key_text(ks, r, raw, key) ? 1 : -1;
 }
 
 bool k_begin_array(kernel_state& ks, reader& r) {
@@ -595,11 +612,4 @@ void release(kernel_state* k, bool owned) {
   }
 }
 
-const kernel_ops ops = {
-    REFWIRE_JSON_KERNEL_NAME, acquire, release, k_start,  k_finish,       k_get_bool,  k_get_int,
-    k_get_uint,               k_get_double, k_get_string, k_is_null,   k_kind,
-    k_begin_object,           k_next_key,   k_begin_array, k_next_element, k_offset,
-    k_get_ints,               k_get_uints,  k_get_doubles, k_get_strings,
-};
-
-}  // namespace refwire::detail::json::REFWIRE_JSON_KERNEL
+}  // namespace refwire::detail::json::baseline
