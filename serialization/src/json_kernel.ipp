@@ -257,12 +257,15 @@ bool k_begin_object(kernel_state& ks, reader& r) {
     e = s.cur.get_object().get(obj);
     if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "object");
   }
-  frame f;
+  // Built in place: a frame copied into the vector stalled on store forwarding.
+  frame& f = s.frames.emplace_back();
   f.object = true;
   if ((e = obj.begin().get(f.oit)) != simdjson::SUCCESS || (e = obj.end().get(f.oend)) != simdjson::SUCCESS)
-    [[unlikely]] return fail_sj(s, r, e, "object");
+    [[unlikely]] {
+    s.frames.pop_back();
+    return fail_sj(s, r, e, "object");
+  }
   s.root = false;
-  s.frames.push_back(f);
   return true;
 }
 
@@ -333,12 +336,14 @@ bool k_begin_array(kernel_state& ks, reader& r) {
     e = s.cur.get_array().get(arr);
     if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "array");
   }
-  frame f;
+  frame& f = s.frames.emplace_back();
   f.object = false;
   if ((e = arr.begin().get(f.ait)) != simdjson::SUCCESS || (e = arr.end().get(f.aend)) != simdjson::SUCCESS)
-    [[unlikely]] return fail_sj(s, r, e, "array");
+    [[unlikely]] {
+    s.frames.pop_back();
+    return fail_sj(s, r, e, "array");
+  }
   s.root = false;
-  s.frames.push_back(f);
   return true;
 }
 
