@@ -179,6 +179,89 @@ bool k_finish(kernel_state& ks, reader& r, std::size_t* consumed) {
   return true;
 }
 
+/// The first '"' or backslash at or after p, which is inside a string of the
+/// input. Stage 1 has checked that every string is closed, so there is one
+/// before the input ends, and each 16-byte load starts at or before it:
+/// inside the input's padding.
+inline const char* quote_or_backslash(const char* p) noexcept {
+#if defined(__SSE2__)
+  for (;; p += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const auto m = static_cast<unsigned>(_mm_movemask_epi8(
+        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')))));
+    if (m != 0) return p + std::countr_zero(m);
+  }
+#else
+  while (*p != '"' && *p != '\\') ++p;
+  return p;
+#endif
+}
+
+/// The string at raw (just past its opening quote), which the current value
+/// shares the document's iterator with, unescaped by simdjson into the
+/// document's string buffer (as get_string and unescaped_key do).
+inline error_code unescape(state& s, od::raw_json_string raw, std::string_view& out) {
+  od::field fl;
+  fl.first = raw;
+  fl.second = s.cur;
+  return fl.unescaped_key().get(out);
+}
+
+/// The run of ASCII digits at p, up to 16 of them, 8 at a time (SWAR: the
+/// lowest flagged byte of each 8-byte load is exactly the first non-digit):
+/// appended to x (x * 10^count + their value; it wraps if x then has more than
+/// 19 digits, which the callers reject), p moved past them; returns the count.
+/// It loads 8 bytes at p and at p + 8 at most, never past the first non-digit:
+/// inside the input's zero padding for any p in the input.
+inline std::size_t digit_run(const char*& p, std::uint64_t& x) noexcept {
+  static constexpr std::uint64_t scale[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+  std::size_t n = 0;
+  for (int half = 0; half < 2; ++half) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    const std::uint64_t d = w - 0x3030303030303030ULL;
+    const std::uint64_t flag = (d | (w + 0x4646464646464646ULL)) & 0x8080808080808080ULL;
+    const std::size_t len = flag == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(flag)) / 8;
+    if (len == 0) break;
+    std::uint64_t v = d << (8 * (8 - len));
+    v = (v * 10) + (v >> 8);
+    v = (((v & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
+         (((v >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >> 32;
+    x = x * scale[len] + v;
+    n += len;
+    p += len;
+    if (len < 8) break;
+  }
+  return n;
+}
+
+/// A plain number at p, the current value (not the root), read straight from
+/// the padded input: "-"? digits ("." digits)?, at most 19 digits in all, no
+/// leading zero, then JSON whitespace, ',', ']' or '}'. x holds its digits
+/// as one integer and frac how many of them follow the point. False for
+/// anything else (exponents, more digits, bad syntax): the caller then takes
+/// simdjson's path, which parses or reports it. On success the value is left
+/// unread: simdjson skips a number token when the cursor moves on (a number
+/// cannot be taken for a key, as an unread string can), and this has checked
+/// every byte of the token.
+inline bool plain_number(const char* p, bool& neg, std::uint64_t& x, std::size_t& frac) noexcept {
+  neg = *p == '-';
+  p += neg ? 1 : 0;
+  const char first = *p;
+  x = 0;
+  std::size_t digits = digit_run(p, x);
+  if (digits == 0 || (first == '0' && digits > 1)) return false;
+  frac = 0;
+  if (*p == '.') {
+    ++p;
+    frac = digit_run(p, x);
+    if (frac == 0) return false;
+    digits += frac;
+  }
+  const char c = *p;
+  return digits <= 19 && (c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t');
+}
+
 bool k_get_bool(kernel_state& ks, reader& r, bool& v) {
   state& s = S(ks);
   r.value_at = value_start(s);
@@ -190,6 +273,15 @@ bool k_get_bool(kernel_state& ks, reader& r, bool& v) {
 bool k_get_int(kernel_state& ks, reader& r, std::int64_t& v) {
   state& s = S(ks);
   r.value_at = value_start(s);
+  bool neg;
+  std::uint64_t x;
+  std::size_t frac;
+  // At most 18 digits fit; "-0" is left to simdjson.
+  if (!s.root && plain_number(s.base + r.value_at, neg, x, frac) && frac == 0 && x < 1000000000000000000ULL &&
+      !(neg && x == 0)) {
+    v = neg ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
+    return true;
+  }
   const error_code e = s.root ? s.doc.get_int64().get(v) : s.cur.get_int64().get(v);
   if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "integer");
   return true;
@@ -198,6 +290,13 @@ bool k_get_int(kernel_state& ks, reader& r, std::int64_t& v) {
 bool k_get_uint(kernel_state& ks, reader& r, std::uint64_t& v) {
   state& s = S(ks);
   r.value_at = value_start(s);
+  bool neg;
+  std::uint64_t x;
+  std::size_t frac;
+  if (!s.root && plain_number(s.base + r.value_at, neg, x, frac) && frac == 0 && !neg) {
+    v = x;
+    return true;
+  }
   const error_code e = s.root ? s.doc.get_uint64().get(v) : s.cur.get_uint64().get(v);
   if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "unsigned integer");
   return true;
@@ -206,15 +305,51 @@ bool k_get_uint(kernel_state& ks, reader& r, std::uint64_t& v) {
 bool k_get_double(kernel_state& ks, reader& r, double& v) {
   state& s = S(ks);
   r.value_at = value_start(s);
+  bool neg;
+  std::uint64_t x;
+  std::size_t frac;
+  // Exact: x and 10^frac are both doubles (x <= 2^53, frac <= 22), and one
+  // division rounds correctly, as simdjson does.
+  if (!s.root && plain_number(s.base + r.value_at, neg, x, frac) && x <= (std::uint64_t{1} << 53) && frac <= 22) {
+    static constexpr double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const double d = static_cast<double>(x) / pow10[frac];
+    v = neg ? -d : d;
+    return true;
+  }
   const error_code e = s.root ? s.doc.get_double().get(v) : s.cur.get_double().get(v);
   if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "number");
   return true;
 }
 
+/// The current value (not the root) as a string: get_string, except that a
+/// string without escapes is returned in place (stage 1 has checked the whole
+/// input for UTF-8 and unescaped control characters, so its bytes are exactly
+/// what simdjson's unescape would copy). simdjson still reads the token, which
+/// checks its type and moves the cursor past it.
+inline error_code current_string(state& s, std::string_view& v) {
+  od::raw_json_string raw;
+  const error_code e = s.cur.get_raw_json_string().get(raw);
+  if (e != simdjson::SUCCESS) [[unlikely]] return e;
+  const char* p = raw.raw();
+  const char* q = quote_or_backslash(p);
+  if (*q == '"') [[likely]] {
+    v = std::string_view(p, static_cast<std::size_t>(q - p));
+    return simdjson::SUCCESS;
+  }
+  return unescape(s, raw, v);
+}
+
 bool k_get_string(kernel_state& ks, reader& r, std::string_view& v) {
   state& s = S(ks);
   r.value_at = value_start(s);
-  const error_code e = s.root ? s.doc.get_string().get(v) : s.cur.get_string().get(v);
+  error_code e;
+  if (s.root) [[unlikely]] {
+    e = s.doc.get_string().get(v);
+    if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "string");
+    return true;
+  }
+  e = current_string(s, v);
   if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "string");
   return true;
 }
@@ -302,18 +437,12 @@ int k_next_field(kernel_state& ks, reader& r, const char*& raw) {
 /// current: straight from the input when it has no escapes; else unescaped by simdjson.
 bool k_key_text(kernel_state& ks, reader& r, const char* raw, std::string_view& key) {
   state& s = S(ks);
-  const char* p = raw;
-  while (*p != '"' && *p != '\\') ++p;
+  const char* p = quote_or_backslash(raw);
   if (*p == '"') {
     key = std::string_view(raw, static_cast<std::size_t>(p - raw));
     return true;
   }
-  // The field again (its key and the current value, which shares the
-  // document's iterator), for simdjson to unescape the key.
-  od::field fl;
-  fl.first = od::raw_json_string(reinterpret_cast<const std::uint8_t*>(raw));
-  fl.second = s.cur;
-  const error_code e = fl.unescaped_key().get(key);
+  const error_code e = unescape(s, od::raw_json_string(reinterpret_cast<const std::uint8_t*>(raw)), key);
   if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "key");
   return true;
 }
@@ -438,30 +567,11 @@ bool plain_int_array(state& s, std::vector<T>& out, T lo, T hi) {
         ++p;
       }
     }
-    // Up to 16 digits, 8 at a time (SWAR); the lowest flagged byte of each
-    // 8-byte load is exactly the first non-digit.
+    const char first = *p;
     std::uint64_t x = 0;
-    std::size_t n = 0;
-    for (int half = 0; half < 2; ++half) {
-      std::uint64_t w;
-      std::memcpy(&w, p, 8);
-      const std::uint64_t d = w - 0x3030303030303030ULL;
-      const std::uint64_t flag = (d | (w + 0x4646464646464646ULL)) & 0x8080808080808080ULL;
-      const std::size_t len = flag == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(flag)) / 8;
-      if (len == 0) break;
-      std::uint64_t v = d << (8 * (8 - len));
-      v = (v * 10) + (v >> 8);
-      v = (((v & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
-           (((v >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >> 32;
-      std::uint64_t scale = 1;
-      for (std::size_t k = 0; k < len; ++k) scale *= 10;
-      x = x * scale + v;
-      if (n == 0 && *p == '0' && (len > 1 || neg)) return false;  // a leading zero, or -0
-      n += len;
-      p += len;
-      if (len < 8) break;
-    }
+    const std::size_t n = digit_run(p, x);
     if (n == 0 || n > 15 || static_cast<unsigned char>(*p - '0') < 10) return false;
+    if (first == '0' && (n > 1 || neg)) return false;  // a leading zero, or -0
     T v;
     if constexpr (std::is_signed_v<T>) {
       v = neg ? -static_cast<T>(x) : static_cast<T>(x);
@@ -574,7 +684,7 @@ bool k_get_strings(kernel_state& ks, reader& r, std::vector<std::string>& out) {
     if (r.elements_left == 0) [[unlikely]] return r.fail_elements();
     --r.elements_left;
     std::string_view text;
-    e = s.cur.get_string().get(text);
+    e = current_string(s, text);
     if (e != simdjson::SUCCESS) [[unlikely]] {
       fail_sj(s, r, e, "string");
       r.push_index(i);

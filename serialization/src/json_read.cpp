@@ -15,6 +15,10 @@
 
 #include <simdjson.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "json_kernel.hpp"
 
 #include "json_kernel.ipp"
