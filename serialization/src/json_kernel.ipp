@@ -36,9 +36,12 @@ struct state : kernel_state {
 
 inline state& S(kernel_state& k) { return static_cast<state&>(k); }
 
+/// Where simdjson's iterator stands. Every value of the document reads
+/// through the document's iterator, so this asks the document: s.cur is not
+/// yet a value when an object's or array's first key or element fails.
 inline std::size_t location(state& s) {
   const char* p = nullptr;
-  const error_code e = s.root ? s.doc.current_location().get(p) : s.cur.current_location().get(p);
+  const error_code e = s.doc.current_location().get(p);
   if (e != simdjson::SUCCESS || p == nullptr) return s.size;
   const auto off = static_cast<std::size_t>(p - s.base);
   return off > s.size ? s.size : off;
@@ -541,24 +544,49 @@ bool number_array(state& s, reader& r, std::vector<T>& out, const char* what, Ge
   return true;
 }
 
+/// The json_iterator a value reads from (protected in simdjson's value; a
+/// member pointer formed through a derived class reaches it).
+struct value_access : od::value {
+  static od::value_iterator& of(od::value& v) noexcept { return v.*(&value_access::iter); }
+};
+
+/// Moves the cursor past the current value, an array of `count` plain numbers
+/// that starts at `start` and that the caller has parsed up to its closing
+/// bracket: stage 1 made exactly one token of each number, comma and bracket,
+/// so the array is 2 * count + 1 tokens (2 when empty). This leaves simdjson
+/// where reading the array through its iterators would (past the bracket, at
+/// the parent's depth) without walking the tokens again. Only when the value
+/// is untouched (the iterator on its first token, at its depth); else the
+/// array is left for simdjson to skip. Returns true.
+inline bool past_plain_array(state& s, const char* start, std::size_t count) noexcept {
+  od::value_iterator& v = value_access::of(s.cur);
+  od::json_iterator& it = v.json_iter();
+  if (reinterpret_cast<const char*>(it.peek()) != start || it.depth() != v.depth() || it.depth() < 1) return true;
+  const std::size_t tokens = count == 0 ? 2 : 2 * count + 1;
+  for (std::size_t i = 0; i < tokens; ++i) (void)it.return_current_and_advance();
+  it.ascend_to(it.depth() - 1);
+  return true;
+}
+
 /// The fast path for an array of integers that is not the document root:
 /// "[1,-2, 3]" parsed straight from the (padded) bytes. It accepts only plain
 /// integers of at most 15 digits (no leading zeros, no "-0"), within [lo, hi],
 /// separated by commas and JSON whitespace; on anything else it returns false
 /// having changed nothing but out, and the caller takes simdjson's path, which
-/// reports the error. On success the array is left unconsumed: simdjson skips
-/// it (a bracket walk over its tokens) when the cursor moves on.
+/// reports the error. On success the cursor is moved past the array
+/// (past_plain_array).
 template <class T>
 bool plain_int_array(state& s, std::vector<T>& out, T lo, T hi) {
   if (s.root) return false;
-  const char* p = s.cur.raw_json_token().data();
+  const char* const start = s.cur.raw_json_token().data();
+  const char* p = start;
   const char* const end = s.base + s.size;  // the padding after it is zeros: every scan below stops there
   if (p >= end || *p != '[') return false;
   auto ws = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
   ++p;
   while (ws(*p)) ++p;
   out.clear();
-  if (*p == ']') return true;
+  if (*p == ']') return past_plain_array(s, start, 0);
   for (;;) {
     bool neg = false;
     if constexpr (std::is_signed_v<T>) {
@@ -591,7 +619,7 @@ bool plain_int_array(state& s, std::vector<T>& out, T lo, T hi) {
       while (ws(*p)) ++p;
       continue;
     }
-    return *p == ']' && p < end;
+    return *p == ']' && p < end && past_plain_array(s, start, out.size());
   }
 }
 
