@@ -712,7 +712,7 @@ bool k_get_strings(kernel_state& ks, reader& r, std::vector<std::string>& out) {
     if (r.elements_left == 0) [[unlikely]] return r.fail_elements();
     --r.elements_left;
     std::string_view text;
-    e = current_string(s, text);
+    e = s.cur.get_string().get(text);
     if (e != simdjson::SUCCESS) [[unlikely]] {
       fail_sj(s, r, e, "string");
       r.push_index(i);
