@@ -1,4 +1,4 @@
-// Shared by the simdjson kernels (src/json_kernel.ipp) and src/json_read.cpp;
+// Shared by the simdjson kernel (src/json_kernel.ipp) and src/json_read.cpp;
 // not installed.
 #pragma once
 
@@ -8,7 +8,7 @@
 
 namespace refwire::detail::json {
 
-/// The per-thread parser state of one kernel (each kernel derives its own).
+/// The per-thread parser state (the kernel derives its own).
 struct kernel_state {
   bool in_use = false;
 };
@@ -18,8 +18,5 @@ struct kernel_state {
 std::size_t scan_value_end(const char* p, std::size_t n) noexcept;
 /// Offset of the first byte of [p, p + n) that is not valid UTF-8 (n if none).
 std::size_t first_invalid_utf8(const char* p, std::size_t n) noexcept;
-
-/// The kernel compiled for the build's baseline target.
-const kernel_ops& baseline_kernel() noexcept;
 
 }  // namespace refwire::detail::json

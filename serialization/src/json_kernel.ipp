@@ -1,13 +1,12 @@
-// One simdjson on-demand kernel behind the reader cursor (json_reader.hpp).
-// Included by a .cpp that has included simdjson.h (its
-// SIMDJSON_BUILTIN_IMPLEMENTATION decides the on-demand code's target) and
-// defined REFWIRE_JSON_KERNEL (the namespace) and REFWIRE_JSON_KERNEL_NAME.
+// The simdjson on-demand kernel behind the reader cursor (json_reader.hpp).
+// Included by src/json_read.cpp after simdjson.h (its
+// SIMDJSON_BUILTIN_IMPLEMENTATION decides the on-demand code's target).
 //
 // Root objects and arrays are entered with simdjson's root checks (they guard
 // against unbalanced documents); a document whose value ends before the input
 // does is then reported as trailing content by a bracket scan.
 
-namespace refwire::detail::json::REFWIRE_JSON_KERNEL {
+namespace refwire::detail::json::baseline {
 namespace {
 
 namespace od = simdjson::SIMDJSON_BUILTIN_IMPLEMENTATION::ondemand;
@@ -37,9 +36,12 @@ struct state : kernel_state {
 
 inline state& S(kernel_state& k) { return static_cast<state&>(k); }
 
+/// Where simdjson's iterator stands. Every value of the document reads
+/// through the document's iterator, so this asks the document: s.cur is not
+/// yet a value when an object's or array's first key or element fails.
 inline std::size_t location(state& s) {
   const char* p = nullptr;
-  const error_code e = s.root ? s.doc.current_location().get(p) : s.cur.current_location().get(p);
+  const error_code e = s.doc.current_location().get(p);
   if (e != simdjson::SUCCESS || p == nullptr) return s.size;
   const auto off = static_cast<std::size_t>(p - s.base);
   return off > s.size ? s.size : off;
@@ -180,6 +182,89 @@ bool k_finish(kernel_state& ks, reader& r, std::size_t* consumed) {
   return true;
 }
 
+/// The first '"' or backslash at or after p, which is inside a string of the
+/// input. Stage 1 has checked that every string is closed, so there is one
+/// before the input ends, and each 16-byte load starts at or before it:
+/// inside the input's padding.
+inline const char* quote_or_backslash(const char* p) noexcept {
+#if defined(__SSE2__)
+  for (;; p += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const auto m = static_cast<unsigned>(_mm_movemask_epi8(
+        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')))));
+    if (m != 0) return p + std::countr_zero(m);
+  }
+#else
+  while (*p != '"' && *p != '\\') ++p;
+  return p;
+#endif
+}
+
+/// The string at raw (just past its opening quote), which the current value
+/// shares the document's iterator with, unescaped by simdjson into the
+/// document's string buffer (as get_string and unescaped_key do).
+inline error_code unescape(state& s, od::raw_json_string raw, std::string_view& out) {
+  od::field fl;
+  fl.first = raw;
+  fl.second = s.cur;
+  return fl.unescaped_key().get(out);
+}
+
+/// The run of ASCII digits at p, up to 16 of them, 8 at a time (SWAR: the
+/// lowest flagged byte of each 8-byte load is exactly the first non-digit):
+/// appended to x (x * 10^count + their value; it wraps if x then has more than
+/// 19 digits, which the callers reject), p moved past them; returns the count.
+/// It loads 8 bytes at p and at p + 8 at most, never past the first non-digit:
+/// inside the input's zero padding for any p in the input.
+inline std::size_t digit_run(const char*& p, std::uint64_t& x) noexcept {
+  static constexpr std::uint64_t scale[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+  std::size_t n = 0;
+  for (int half = 0; half < 2; ++half) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    const std::uint64_t d = w - 0x3030303030303030ULL;
+    const std::uint64_t flag = (d | (w + 0x4646464646464646ULL)) & 0x8080808080808080ULL;
+    const std::size_t len = flag == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(flag)) / 8;
+    if (len == 0) break;
+    std::uint64_t v = d << (8 * (8 - len));
+    v = (v * 10) + (v >> 8);
+    v = (((v & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
+         (((v >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >> 32;
+    x = x * scale[len] + v;
+    n += len;
+    p += len;
+    if (len < 8) break;
+  }
+  return n;
+}
+
+/// A plain number at p, the current value (not the root), read straight from
+/// the padded input: "-"? digits ("." digits)?, at most 19 digits in all, no
+/// leading zero, then JSON whitespace, ',', ']' or '}'. x holds its digits
+/// as one integer and frac how many of them follow the point. False for
+/// anything else (exponents, more digits, bad syntax): the caller then takes
+/// simdjson's path, which parses or reports it. On success the value is left
+/// unread: simdjson skips a number token when the cursor moves on (a number
+/// cannot be taken for a key, as an unread string can), and this has checked
+/// every byte of the token.
+inline bool plain_number(const char* p, bool& neg, std::uint64_t& x, std::size_t& frac) noexcept {
+  neg = *p == '-';
+  p += neg ? 1 : 0;
+  const char first = *p;
+  x = 0;
+  std::size_t digits = digit_run(p, x);
+  if (digits == 0 || (first == '0' && digits > 1)) return false;
+  frac = 0;
+  if (*p == '.') {
+    ++p;
+    frac = digit_run(p, x);
+    if (frac == 0) return false;
+    digits += frac;
+  }
+  const char c = *p;
+  return digits <= 19 && (c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t');
+}
+
 bool k_get_bool(kernel_state& ks, reader& r, bool& v) {
   state& s = S(ks);
   r.value_at = value_start(s);
@@ -191,6 +276,15 @@ bool k_get_bool(kernel_state& ks, reader& r, bool& v) {
 bool k_get_int(kernel_state& ks, reader& r, std::int64_t& v) {
   state& s = S(ks);
   r.value_at = value_start(s);
+  bool neg;
+  std::uint64_t x;
+  std::size_t frac;
+  // At most 18 digits fit; "-0" is left to simdjson.
+  if (!s.root && plain_number(s.base + r.value_at, neg, x, frac) && frac == 0 && x < 1000000000000000000ULL &&
+      !(neg && x == 0)) {
+    v = neg ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
+    return true;
+  }
   const error_code e = s.root ? s.doc.get_int64().get(v) : s.cur.get_int64().get(v);
   if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "integer");
   return true;
@@ -199,6 +293,13 @@ bool k_get_int(kernel_state& ks, reader& r, std::int64_t& v) {
 bool k_get_uint(kernel_state& ks, reader& r, std::uint64_t& v) {
   state& s = S(ks);
   r.value_at = value_start(s);
+  bool neg;
+  std::uint64_t x;
+  std::size_t frac;
+  if (!s.root && plain_number(s.base + r.value_at, neg, x, frac) && frac == 0 && !neg) {
+    v = x;
+    return true;
+  }
   const error_code e = s.root ? s.doc.get_uint64().get(v) : s.cur.get_uint64().get(v);
   if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "unsigned integer");
   return true;
@@ -207,15 +308,51 @@ bool k_get_uint(kernel_state& ks, reader& r, std::uint64_t& v) {
 bool k_get_double(kernel_state& ks, reader& r, double& v) {
   state& s = S(ks);
   r.value_at = value_start(s);
+  bool neg;
+  std::uint64_t x;
+  std::size_t frac;
+  // Exact: x and 10^frac are both doubles (x <= 2^53, frac <= 22), and one
+  // division rounds correctly, as simdjson does.
+  if (!s.root && plain_number(s.base + r.value_at, neg, x, frac) && x <= (std::uint64_t{1} << 53) && frac <= 22) {
+    static constexpr double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const double d = static_cast<double>(x) / pow10[frac];
+    v = neg ? -d : d;
+    return true;
+  }
   const error_code e = s.root ? s.doc.get_double().get(v) : s.cur.get_double().get(v);
   if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "number");
   return true;
 }
 
+/// The current value (not the root) as a string: get_string, except that a
+/// string without escapes is returned in place (stage 1 has checked the whole
+/// input for UTF-8 and unescaped control characters, so its bytes are exactly
+/// what simdjson's unescape would copy). simdjson still reads the token, which
+/// checks its type and moves the cursor past it.
+inline error_code current_string(state& s, std::string_view& v) {
+  od::raw_json_string raw;
+  const error_code e = s.cur.get_raw_json_string().get(raw);
+  if (e != simdjson::SUCCESS) [[unlikely]] return e;
+  const char* p = raw.raw();
+  const char* q = quote_or_backslash(p);
+  if (*q == '"') [[likely]] {
+    v = std::string_view(p, static_cast<std::size_t>(q - p));
+    return simdjson::SUCCESS;
+  }
+  return unescape(s, raw, v);
+}
+
 bool k_get_string(kernel_state& ks, reader& r, std::string_view& v) {
   state& s = S(ks);
   r.value_at = value_start(s);
-  const error_code e = s.root ? s.doc.get_string().get(v) : s.cur.get_string().get(v);
+  error_code e;
+  if (s.root) [[unlikely]] {
+    e = s.doc.get_string().get(v);
+    if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "string");
+    return true;
+  }
+  e = current_string(s, v);
   if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "string");
   return true;
 }
@@ -258,17 +395,23 @@ bool k_begin_object(kernel_state& ks, reader& r) {
     e = s.cur.get_object().get(obj);
     if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "object");
   }
-  frame f;
+  // Built in place: a frame copied into the vector stalled on store forwarding.
+  frame& f = s.frames.emplace_back();
   f.object = true;
   if ((e = obj.begin().get(f.oit)) != simdjson::SUCCESS || (e = obj.end().get(f.oend)) != simdjson::SUCCESS)
-    [[unlikely]] return fail_sj(s, r, e, "object");
+    [[unlikely]] {
+    s.frames.pop_back();
+    return fail_sj(s, r, e, "object");
+  }
   s.root = false;
-  s.frames.push_back(f);
   return true;
 }
 
-/// A key's text straight from the input when it has no escapes; else unescaped by simdjson.
-int k_next_key(kernel_state& ks, reader& r, std::string_view& key) {
+static_assert(simdjson::SIMDJSON_PADDING >= key_slack, "the padded buffer must cover key_slack");
+
+/// The next field: raw is its key's first byte (after the quote), in the
+/// padded buffer; its value is current.
+int k_next_field(kernel_state& ks, reader& r, const char*& raw) {
   state& s = S(ks);
   frame& f = s.frames.back();
   if (f.started) ++f.oit;
@@ -278,7 +421,7 @@ int k_next_key(kernel_state& ks, reader& r, std::string_view& key) {
     return 0;
   }
   od::field fl;
-  error_code e = (*f.oit).get(fl);
+  const error_code e = (*f.oit).get(fl);
   if (e != simdjson::SUCCESS) [[unlikely]] {
     s.frames.pop_back();
     const std::size_t at = location(s);
@@ -287,22 +430,31 @@ int k_next_key(kernel_state& ks, reader& r, std::string_view& key) {
                      std::string(short_message(e))),
            -1;
   }
-  const char* raw = fl.key().raw();
-  const char* p = raw;
-  while (*p != '"' && *p != '\\') ++p;
-  if (*p == '"') {
-    key = std::string_view(raw, static_cast<std::size_t>(p - raw));
-  } else {
-    e = fl.unescaped_key().get(key);
-    if (e != simdjson::SUCCESS) [[unlikely]] {
-      s.cur = std::move(fl).value();
-      s.root = false;
-      return fail_sj(s, r, e, "key"), -1;
-    }
-  }
+  raw = fl.key().raw();
   s.cur = std::move(fl).value();
   s.root = false;
   return 1;
+}
+
+/// The key of the field next_field last stood on (raw), with its value still
+/// current: straight from the input when it has no escapes; else unescaped by simdjson.
+bool k_key_text(kernel_state& ks, reader& r, const char* raw, std::string_view& key) {
+  state& s = S(ks);
+  const char* p = quote_or_backslash(raw);
+  if (*p == '"') {
+    key = std::string_view(raw, static_cast<std::size_t>(p - raw));
+    return true;
+  }
+  const error_code e = unescape(s, od::raw_json_string(reinterpret_cast<const std::uint8_t*>(raw)), key);
+  if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "key");
+  return true;
+}
+
+int k_next_key(kernel_state& ks, reader& r, std::string_view& key) {
+  const char* raw = nullptr;
+  const int k = k_next_field(ks, r, raw);
+  if (k != 1) return k;
+  return k_key_text(ks, r, raw, key) ? 1 : -1;
 }
 
 bool k_begin_array(kernel_state& ks, reader& r) {
@@ -316,12 +468,14 @@ bool k_begin_array(kernel_state& ks, reader& r) {
     e = s.cur.get_array().get(arr);
     if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, r, e, "array");
   }
-  frame f;
+  frame& f = s.frames.emplace_back();
   f.object = false;
   if ((e = arr.begin().get(f.ait)) != simdjson::SUCCESS || (e = arr.end().get(f.aend)) != simdjson::SUCCESS)
-    [[unlikely]] return fail_sj(s, r, e, "array");
+    [[unlikely]] {
+    s.frames.pop_back();
+    return fail_sj(s, r, e, "array");
+  }
   s.root = false;
-  s.frames.push_back(f);
   return true;
 }
 
@@ -390,24 +544,49 @@ bool number_array(state& s, reader& r, std::vector<T>& out, const char* what, Ge
   return true;
 }
 
+/// The json_iterator a value reads from (protected in simdjson's value; a
+/// member pointer formed through a derived class reaches it).
+struct value_access : od::value {
+  static od::value_iterator& of(od::value& v) noexcept { return v.*(&value_access::iter); }
+};
+
+/// Moves the cursor past the current value, an array of `count` plain numbers
+/// that starts at `start` and that the caller has parsed up to its closing
+/// bracket: stage 1 made exactly one token of each number, comma and bracket,
+/// so the array is 2 * count + 1 tokens (2 when empty). This leaves simdjson
+/// where reading the array through its iterators would (past the bracket, at
+/// the parent's depth) without walking the tokens again. Only when the value
+/// is untouched (the iterator on its first token, at its depth); else the
+/// array is left for simdjson to skip. Returns true.
+inline bool past_plain_array(state& s, const char* start, std::size_t count) noexcept {
+  od::value_iterator& v = value_access::of(s.cur);
+  od::json_iterator& it = v.json_iter();
+  if (reinterpret_cast<const char*>(it.peek()) != start || it.depth() != v.depth() || it.depth() < 1) return true;
+  const std::size_t tokens = count == 0 ? 2 : 2 * count + 1;
+  for (std::size_t i = 0; i < tokens; ++i) (void)it.return_current_and_advance();
+  it.ascend_to(it.depth() - 1);
+  return true;
+}
+
 /// The fast path for an array of integers that is not the document root:
 /// "[1,-2, 3]" parsed straight from the (padded) bytes. It accepts only plain
 /// integers of at most 15 digits (no leading zeros, no "-0"), within [lo, hi],
 /// separated by commas and JSON whitespace; on anything else it returns false
 /// having changed nothing but out, and the caller takes simdjson's path, which
-/// reports the error. On success the array is left unconsumed: simdjson skips
-/// it (a bracket walk over its tokens) when the cursor moves on.
+/// reports the error. On success the cursor is moved past the array
+/// (past_plain_array).
 template <class T>
 bool plain_int_array(state& s, std::vector<T>& out, T lo, T hi) {
   if (s.root) return false;
-  const char* p = s.cur.raw_json_token().data();
+  const char* const start = s.cur.raw_json_token().data();
+  const char* p = start;
   const char* const end = s.base + s.size;  // the padding after it is zeros: every scan below stops there
   if (p >= end || *p != '[') return false;
   auto ws = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
   ++p;
   while (ws(*p)) ++p;
   out.clear();
-  if (*p == ']') return true;
+  if (*p == ']') return past_plain_array(s, start, 0);
   for (;;) {
     bool neg = false;
     if constexpr (std::is_signed_v<T>) {
@@ -416,30 +595,11 @@ bool plain_int_array(state& s, std::vector<T>& out, T lo, T hi) {
         ++p;
       }
     }
-    // Up to 16 digits, 8 at a time (SWAR); the lowest flagged byte of each
-    // 8-byte load is exactly the first non-digit.
+    const char first = *p;
     std::uint64_t x = 0;
-    std::size_t n = 0;
-    for (int half = 0; half < 2; ++half) {
-      std::uint64_t w;
-      std::memcpy(&w, p, 8);
-      const std::uint64_t d = w - 0x3030303030303030ULL;
-      const std::uint64_t flag = (d | (w + 0x4646464646464646ULL)) & 0x8080808080808080ULL;
-      const std::size_t len = flag == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(flag)) / 8;
-      if (len == 0) break;
-      std::uint64_t v = d << (8 * (8 - len));
-      v = (v * 10) + (v >> 8);
-      v = (((v & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
-           (((v >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >> 32;
-      std::uint64_t scale = 1;
-      for (std::size_t k = 0; k < len; ++k) scale *= 10;
-      x = x * scale + v;
-      if (n == 0 && *p == '0' && (len > 1 || neg)) return false;  // a leading zero, or -0
-      n += len;
-      p += len;
-      if (len < 8) break;
-    }
+    const std::size_t n = digit_run(p, x);
     if (n == 0 || n > 15 || static_cast<unsigned char>(*p - '0') < 10) return false;
+    if (first == '0' && (n > 1 || neg)) return false;  // a leading zero, or -0
     T v;
     if constexpr (std::is_signed_v<T>) {
       v = neg ? -static_cast<T>(x) : static_cast<T>(x);
@@ -459,7 +619,7 @@ bool plain_int_array(state& s, std::vector<T>& out, T lo, T hi) {
       while (ws(*p)) ++p;
       continue;
     }
-    return *p == ']' && p < end;
+    return *p == ']' && p < end && past_plain_array(s, start, out.size());
   }
 }
 
@@ -595,11 +755,4 @@ void release(kernel_state* k, bool owned) {
   }
 }
 
-const kernel_ops ops = {
-    REFWIRE_JSON_KERNEL_NAME, acquire, release, k_start,  k_finish,       k_get_bool,  k_get_int,
-    k_get_uint,               k_get_double, k_get_string, k_is_null,   k_kind,
-    k_begin_object,           k_next_key,   k_begin_array, k_next_element, k_offset,
-    k_get_ints,               k_get_uints,  k_get_doubles, k_get_strings,
-};
-
-}  // namespace refwire::detail::json::REFWIRE_JSON_KERNEL
+}  // namespace refwire::detail::json::baseline

@@ -1,4 +1,4 @@
-// The JSON reader: the portable simdjson kernel, kernel selection, the
+// The JSON reader: the cursor over the portable simdjson kernel, the
 // reader's failure paths, and the text helpers (base64, RFC 3339).
 #include <refwire/serialization/json.hpp>
 
@@ -15,22 +15,15 @@
 
 #include <simdjson.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "json_kernel.hpp"
 
-#define REFWIRE_JSON_KERNEL baseline
-#define REFWIRE_JSON_KERNEL_NAME "baseline"
 #include "json_kernel.ipp"
-#undef REFWIRE_JSON_KERNEL
-#undef REFWIRE_JSON_KERNEL_NAME
 
 namespace refwire::detail::json {
-
-const kernel_ops& baseline_kernel() noexcept { return baseline::ops; }
-
-// One kernel today: simdjson's on-demand code built for the baseline target
-// (see docs/json-format.md, "Kernels", for the AVX2 kernel that was measured
-// and left out). kernel_ops keeps the seam for another one.
-const kernel_ops& active_kernel() noexcept { return baseline_kernel(); }
 
 std::string_view kind_name(value_kind k) noexcept {
   switch (k) {
@@ -46,15 +39,42 @@ std::string_view kind_name(value_kind k) noexcept {
 
 // -------------------------------------------------------------------- reader
 
+// The cursor calls straight into the kernel (there is one; see
+// docs/json-format.md, "Kernels", for the AVX2 one that was measured and left out).
+namespace k = baseline;
+
 reader::~reader() {
-  if (st_ != nullptr) ops_->release(st_, owned_);
+  if (st_ != nullptr) k::release(st_, owned_);
 }
 
 bool reader::start(bool prefix) {
-  ops_ = &active_kernel();
-  st_ = ops_->acquire(owned_);
-  return ops_->start(*st_, *this, reinterpret_cast<const char*>(in_.data()), in_.size(), prefix);
+  st_ = k::acquire(owned_);
+  return k::k_start(*st_, *this, reinterpret_cast<const char*>(in_.data()), in_.size(), prefix);
 }
+
+bool reader::finish(std::size_t* consumed) { return k::k_finish(*st_, *this, consumed); }
+bool reader::get_bool(bool& v) { return k::k_get_bool(*st_, *this, v); }
+bool reader::get_int(std::int64_t& v) { return k::k_get_int(*st_, *this, v); }
+bool reader::get_uint(std::uint64_t& v) { return k::k_get_uint(*st_, *this, v); }
+bool reader::get_double(double& v) { return k::k_get_double(*st_, *this, v); }
+bool reader::get_string(std::string_view& v) { return k::k_get_string(*st_, *this, v); }
+int reader::is_null() { return k::k_is_null(*st_, *this); }
+bool reader::kind(value_kind& kd) { return k::k_kind(*st_, *this, kd); }
+bool reader::begin_object() { return k::k_begin_object(*st_, *this); }
+int reader::next_key(std::string_view& key) { return k::k_next_key(*st_, *this, key); }
+int reader::next_field(const char*& raw) { return k::k_next_field(*st_, *this, raw); }
+bool reader::key_text(const char* raw, std::string_view& key) { return k::k_key_text(*st_, *this, raw, key); }
+bool reader::begin_array() { return k::k_begin_array(*st_, *this); }
+int reader::next_element() { return k::k_next_element(*st_, *this); }
+std::size_t reader::offset() { return k::k_offset(*st_, *this); }
+bool reader::get_ints(std::vector<std::int64_t>& out, std::int64_t lo, std::int64_t hi, const char* type) {
+  return k::k_get_ints(*st_, *this, out, lo, hi, type);
+}
+bool reader::get_uints(std::vector<std::uint64_t>& out, std::uint64_t hi, const char* type) {
+  return k::k_get_uints(*st_, *this, out, hi, type);
+}
+bool reader::get_doubles(std::vector<double>& out, bool as_float) { return k::k_get_doubles(*st_, *this, out, as_float); }
+bool reader::get_strings(std::vector<std::string>& out) { return k::k_get_strings(*st_, *this, out); }
 
 std::vector<std::int64_t>& reader::int_scratch() {
   thread_local std::vector<std::int64_t> v;

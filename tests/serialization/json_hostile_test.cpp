@@ -9,7 +9,11 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "json_shapes.hpp"
@@ -35,6 +39,23 @@ struct tree {
   std::vector<tree> kids;
 };
 BOOST_DESCRIBE_STRUCT(tree, (), (kids))
+
+struct numbers {
+  std::vector<std::int32_t> a;
+  std::int64_t i = 0;
+  std::uint64_t u = 0;
+  double d = 0;
+  std::vector<std::vector<std::int64_t>> nested;
+  std::string s;
+};
+BOOST_DESCRIBE_STRUCT(numbers, (), (a, i, u, d, nested, s))
+
+struct long_names {
+  std::int32_t a_field_name_of_sixteen = 0;
+  std::int32_t fifteen_letters = 0;
+  std::int32_t x = 0;
+};
+BOOST_DESCRIBE_STRUCT(long_names, (), (a_field_name_of_sixteen, fifteen_letters, x))
 
 struct chain {
   std::int32_t v = 0;
@@ -249,4 +270,100 @@ TEST(json_hostile, random_bytes_and_mutations) {
       EXPECT_EQ(refwire::to_json(o2), again);
     }
   }
+}
+
+TEST(json_hostile, first_decode_on_a_new_thread) {
+  // A failure at an object's first key or an array's first element, before
+  // any value was current, in the thread's first decode.
+  for (const char* bad : {R"({"x" 1})", R"({"x"1})", R"({1:2})", R"({"x":1 "y":2})", "[1 2]", R"([{"x" 1}])"}) {
+    refwire::error e;
+    std::thread([&] { e = fails<point>(bad); }).join();
+    EXPECT_TRUE(e) << bad;
+    expect_well_formed(e, std::strlen(bad));
+    EXPECT_EQ(e.message(), fails<point>(bad).message()) << bad;
+  }
+}
+
+TEST(json_hostile, keys_matched_in_place) {
+  // Keys are first compared with the expected name as raw input bytes (16 at a time).
+  point p;
+  ASSERT_FALSE(decode(R"({"n\u0061me":"a","\u0078":2})", p));  // escaped keys still match
+  EXPECT_EQ(p.name, "a");
+  EXPECT_EQ(p.x, 2);
+  EXPECT_EQ(fails<point>(R"({"name":"a","n\u0061me":"b"})").message(), R"($: duplicate field "name", at offset 24)");
+  EXPECT_EQ(fails<point>(R"({"x":1,"x":2})").message(), R"($: duplicate field "x", at offset 11)");
+  for (const char* unknown : {R"({"nam":1})", R"({"names":1})", R"({"name\"":1})", R"({"xx":1})", R"({"":1})"}) {
+    EXPECT_EQ(fails<point>(unknown, {.reject_unknown_fields = true}).code(), refwire::errc::unknown_field) << unknown;
+  }
+  long_names l;
+  ASSERT_FALSE(decode(R"({"x":3,"fifteen_letters":2,"a_field_name_of_sixteen":1})", l));
+  EXPECT_EQ(l.a_field_name_of_sixteen, 1);
+  EXPECT_EQ(l.fifteen_letters, 2);
+  EXPECT_EQ(l.x, 3);
+  EXPECT_EQ(fails<long_names>(R"({"fifteen_letterz":2})", {.reject_unknown_fields = true}).message(),
+            R"($: unknown field "fifteen_letterz", at offset 19)");
+  // Every truncation of a document whose keys end at the end of the input.
+  const std::string text = R"({"fifteen_letters":1,"a_field_name_of_sixteen":2,"x":3})";
+  for (std::size_t n = 0; n < text.size(); ++n) expect_well_formed(fails<long_names>(text.substr(0, n)), n);
+}
+
+TEST(json_hostile, plain_numbers_read_in_place) {
+  // Plain numbers are parsed from the input; the rest (exponents, more digits) by simdjson. Both must agree.
+  const char* doubles[] = {"0", "-0", "-0.0", "0.1", "1.5", "-81.25363146075541", "6885253.279680922",
+                           "9007199254740992", "9007199254740993", "900719925474099.3", "0.0000000000000000000001",
+                           "0.00000000000000000000001", "1234567890123456789", "12345678901234567890", "1.7976931348623157",
+                           "4.9e-324", "1e22", "123.456e2", "3.141592653589793238462643383279"};
+  for (const char* text : doubles) {
+    point p;
+    const std::string doc = std::string(R"({"y":)") + text + "}";
+    ASSERT_FALSE(decode(doc, p)) << text;
+    EXPECT_EQ(p.y, std::strtod(text, nullptr)) << text;
+    EXPECT_EQ(std::signbit(p.y), text[0] == '-') << text;
+  }
+  numbers n;
+  ASSERT_FALSE(decode(R"({"i":-999999999999999999,"u":18446744073709551615,"d":2,"a":[ 1 , -2,3 ],"nested":[[],[9],[1,2]],"s":"t"})", n));
+  EXPECT_EQ(n.i, -999999999999999999);
+  EXPECT_EQ(n.u, 18446744073709551615ULL);
+  EXPECT_EQ(n.a, (std::vector<std::int32_t>{1, -2, 3}));
+  EXPECT_EQ(n.nested, (std::vector<std::vector<std::int64_t>>{{}, {9}, {1, 2}}));
+  EXPECT_EQ(n.s, "t");
+  ASSERT_FALSE(decode(R"({"i":-9223372036854775808,"u":0,"nested":[[-9223372036854775807,123456789012345678]],"s":"u"})", n));
+  EXPECT_EQ(n.i, std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(n.nested, (std::vector<std::vector<std::int64_t>>{{-9223372036854775807, 123456789012345678}}));
+  EXPECT_EQ(n.s, "u");
+  // Malformed numbers and arrays: the same errors, whichever path finds them.
+  EXPECT_EQ(fails<numbers>(R"({"i":01})").message(), "$.i: invalid number, at offset 5");
+  EXPECT_EQ(fails<numbers>(R"({"i":1.5})").message(), "$.i: expected integer, got number, at offset 5");
+  EXPECT_EQ(fails<numbers>(R"({"u":-1})").message(), "$.u: expected unsigned integer, got number, at offset 5");
+  EXPECT_EQ(fails<numbers>(R"({"d":1.5x})").message(), "$.d: invalid number, at offset 5");
+  EXPECT_EQ(fails<numbers>(R"({"d":1.})").message(), "$.d: invalid number, at offset 5");
+  EXPECT_EQ(fails<numbers>(R"({"a":[1,2]:3})").code(), refwire::errc::invalid_json);
+  EXPECT_EQ(fails<numbers>(R"({"a":[1,2],,"s":"x"})").code(), refwire::errc::invalid_json);
+  EXPECT_EQ(fails<numbers>(R"({"nested":[[1],2]})").message(), "$.nested[1]: expected array, got number, at offset 15");
+  for (const char* bad : {R"({"a":[1,2]])", R"({"a":[1,2})", R"({"a":[1,,2]})", R"({"a":[1 2]})", R"({"a":[-]})",
+                          R"({"nested":[[1,2]]]})", R"({"nested":[[1,2],[3]})"}) {
+    const refwire::error e = fails<numbers>(bad);
+    EXPECT_TRUE(e) << bad;
+    expect_well_formed(e, std::strlen(bad));
+  }
+}
+
+TEST(json_hostile, strings_read_in_place) {
+  // Strings without escapes are returned from the input; with escapes, unescaped by simdjson.
+  for (const std::string& text : {std::string(""), std::string("a"), std::string(15, 'b'), std::string(16, 'c'),
+                                 std::string(17, 'd'), std::string(100, 'e') + R"(\u00e9)", std::string(16, 'f') + R"(\\)",
+                                 R"(\")" + std::string(31, 'g'), std::string(R"(\u00e9\u20ac)"), std::string("\xc3\xa9")}) {
+    point p;
+    const std::string doc = R"({"name":")" + text + R"(","x":1})";
+    ASSERT_FALSE(decode(doc, p)) << doc;
+    std::string expected;
+    const refwire::error e = decode("\"" + text + "\"", expected);
+    ASSERT_FALSE(e) << e.message();
+    EXPECT_EQ(p.name, expected);
+    EXPECT_EQ(p.x, 1);
+  }
+  EXPECT_EQ(fails<point>(R"({"name":"a\qb"})").message(),
+            "$.name: invalid string (a bad escape or a lone surrogate), at offset 14");
+  EXPECT_EQ(fails<point>(R"({"name":"ab":"c"})").code(), refwire::errc::invalid_json);
+  EXPECT_EQ(fails<point>("{\"name\":\"a\x01\"}").code(), refwire::errc::invalid_json);
 }

@@ -3,6 +3,7 @@
 // (json_reader.hpp). Machinery for json.hpp; conventions in docs/json-format.md.
 
 #include <array>
+#include <bit>
 #include <charconv>
 #include <chrono>
 #include <cstddef>
@@ -104,12 +105,50 @@ inline std::size_t find_name(const std::string_view* names, std::size_t n, std::
   return n;
 }
 
+/// A field name as the raw bytes of its key, the name and the closing quote,
+/// to compare with the input 16 bytes at a time (two masked words). ok is
+/// false for names this cannot match (16 bytes or more, or a quote, a
+/// backslash or a control character in them): those go through key_text.
+struct raw_key {
+  std::uint64_t w[2] = {0, 0};
+  std::uint64_t m[2] = {0, 0};
+  bool ok = false;
+};
+
+constexpr raw_key make_raw_key(std::string_view name) noexcept {
+  raw_key k;
+  if (name.size() > 15 || std::endian::native != std::endian::little) return k;
+  for (const char c : name) {
+    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return k;
+  }
+  for (std::size_t i = 0; i <= name.size(); ++i) {
+    const std::uint64_t c = i < name.size() ? static_cast<unsigned char>(name[i]) : std::uint64_t{'"'};
+    k.w[i / 8] |= c << (8 * (i % 8));
+    k.m[i / 8] |= std::uint64_t{0xFF} << (8 * (i % 8));
+  }
+  k.ok = true;
+  return k;
+}
+
+/// Whether the key at raw (reader::next_field) is exactly k's name: its bytes
+/// then the closing quote (no escapes, as the name has no backslash).
+inline bool is_raw_key(const raw_key& k, const char* raw) noexcept {
+  static_assert(key_slack >= 16);
+  std::uint64_t a, b;
+  std::memcpy(&a, raw, 8);
+  std::memcpy(&b, raw + 8, 8);
+  return k.ok && (((a ^ k.w[0]) & k.m[0]) | ((b ^ k.w[1]) & k.m[1])) == 0;
+}
+
 template <class T>
 struct record_table {
   using fields = walked_fields_t<T>;
   static constexpr std::size_t size = boost::mp11::mp_size<fields>::value;
   static constexpr auto names = []<class... Fs>(boost::mp11::mp_list<Fs...>) {
     return std::array<std::string_view, sizeof...(Fs)>{Fs::name...};
+  }(fields{});
+  static constexpr auto keys = []<class... Fs>(boost::mp11::mp_list<Fs...>) {
+    return std::array<raw_key, sizeof...(Fs)>{make_raw_key(Fs::name)...};
   }(fields{});
 };
 
@@ -120,16 +159,23 @@ bool read_record(reader& r, T& v) {
   if (!r.begin_object()) [[unlikely]] return false;
   std::array<bool, n == 0 ? 1 : n> seen{};
   std::size_t hint = 0;
-  std::string_view key;
+  const char* raw = nullptr;
   int k;
-  while ((k = r.next_key(key)) == 1) {
-    const std::size_t i = find_name(table::names.data(), n, key, hint);
-    if (i == n) {
-      if (r.reject_unknown) [[unlikely]] return fail_unknown_field(r, key);
-      if (!skip_value(r)) [[unlikely]] return false;
-      continue;
+  while ((k = r.next_field(raw)) == 1) {
+    std::size_t i;
+    if (hint < n && is_raw_key(table::keys[hint], raw)) [[likely]] {
+      i = hint;
+    } else {
+      std::string_view key;
+      if (!r.key_text(raw, key)) [[unlikely]] return false;
+      i = find_name(table::names.data(), n, key, hint);
+      if (i == n) {
+        if (r.reject_unknown) [[unlikely]] return fail_unknown_field(r, key);
+        if (!skip_value(r)) [[unlikely]] return false;
+        continue;
+      }
     }
-    if (seen[i]) [[unlikely]] return fail_duplicate_field(r, key);
+    if (seen[i]) [[unlikely]] return fail_duplicate_field(r, table::names[i]);
     seen[i] = true;
     hint = i + 1;
     if constexpr (n > 0) {

@@ -1,6 +1,6 @@
 #pragma once
 // The JSON reader's cursor: a small non-template API over simdjson's
-// on-demand parser, implemented in src/json_reader.cpp so that simdjson.h
+// on-demand parser, implemented in src/json_read.cpp so that simdjson.h
 // stays out of every header. Machinery for json.hpp (the templates in
 // json_read.hpp drive it).
 //
@@ -38,43 +38,11 @@ struct failure {
   std::vector<std::string> path;  // innermost segment first
 };
 
-struct kernel_state;  // the simdjson parser and iterators (src/json_reader.cpp)
-class reader;
+struct kernel_state;  // the simdjson parser and iterators (src/json_kernel.ipp)
 
-/// One simdjson kernel: the operations of the cursor, behind function
-/// pointers so that a kernel built for another target could be chosen at run
-/// time (today there is one, built for the baseline target).
-struct kernel_ops {
-  const char* name;
-  /// The thread's cached state, or (owned = true) a new one when the thread's is in use.
-  kernel_state* (*acquire)(bool& owned);
-  void (*release)(kernel_state*, bool owned);
-  /// prefix: parse only the first value of the input.
-  bool (*start)(kernel_state&, reader&, const char* data, std::size_t size, bool prefix);
-  bool (*finish)(kernel_state&, reader&, std::size_t* consumed);
-  bool (*get_bool)(kernel_state&, reader&, bool&);
-  bool (*get_int)(kernel_state&, reader&, std::int64_t&);
-  bool (*get_uint)(kernel_state&, reader&, std::uint64_t&);
-  bool (*get_double)(kernel_state&, reader&, double&);
-  bool (*get_string)(kernel_state&, reader&, std::string_view&);
-  int (*is_null)(kernel_state&, reader&);
-  bool (*kind)(kernel_state&, reader&, value_kind&);
-  bool (*begin_object)(kernel_state&, reader&);
-  int (*next_key)(kernel_state&, reader&, std::string_view&);
-  bool (*begin_array)(kernel_state&, reader&);
-  int (*next_element)(kernel_state&, reader&);
-  std::size_t (*offset)(kernel_state&, reader&);
-  /// The current value as an array of integers in [lo, hi] / of numbers, in one call.
-  bool (*get_ints)(kernel_state&, reader&, std::vector<std::int64_t>&, std::int64_t lo, std::int64_t hi,
-                   const char* type);
-  bool (*get_uints)(kernel_state&, reader&, std::vector<std::uint64_t>&, std::uint64_t hi, const char* type);
-  bool (*get_doubles)(kernel_state&, reader&, std::vector<double>&, bool as_float);
-  /// The current value, an array of strings, into out (replaced), charging the budgets.
-  bool (*get_strings)(kernel_state&, reader&, std::vector<std::string>&);
-};
-
-/// The kernel this process uses (its name: "baseline").
-const kernel_ops& active_kernel() noexcept;
+/// Bytes readable from a key's first byte (reader::next_field) whatever the
+/// input: the rest of the input, then its zero padding.
+inline constexpr std::size_t key_slack = 64;
 
 /// One decode: the cursor, the budgets, and the failure record.
 class reader {
@@ -91,42 +59,44 @@ class reader {
   bool start(bool prefix);
   /// After the root value: trailing content is an error unless consumed is
   /// set, which then receives the bytes the value took.
-  bool finish(std::size_t* consumed) { return ops_->finish(*st_, *this, consumed); }
+  bool finish(std::size_t* consumed);
 
-  bool get_bool(bool& v) { return ops_->get_bool(*st_, *this, v); }
-  bool get_int(std::int64_t& v) { return ops_->get_int(*st_, *this, v); }
-  bool get_uint(std::uint64_t& v) { return ops_->get_uint(*st_, *this, v); }
-  bool get_double(double& v) { return ops_->get_double(*st_, *this, v); }
+  bool get_bool(bool& v);
+  bool get_int(std::int64_t& v);
+  bool get_uint(std::uint64_t& v);
+  bool get_double(double& v);
   /// The unescaped string; valid until the decode ends.
-  bool get_string(std::string_view& v) { return ops_->get_string(*st_, *this, v); }
+  bool get_string(std::string_view& v);
   /// 1: the current value is null (and is consumed); 0: it is not; -1: failed.
-  int is_null() { return ops_->is_null(*st_, *this); }
+  int is_null();
   /// The current value's JSON type, without consuming it.
-  bool kind(value_kind& k) { return ops_->kind(*st_, *this, k); }
-  bool begin_object() { return ops_->begin_object(*st_, *this); }
+  bool kind(value_kind& k);
+  bool begin_object();
   /// 1: key holds the next key (valid until the decode ends) and its value is
   /// current; 0: the object ended; -1: failed.
-  int next_key(std::string_view& key) { return ops_->next_key(*st_, *this, key); }
-  bool begin_array() { return ops_->begin_array(*st_, *this); }
+  int next_key(std::string_view& key);
+  /// next_key without the key's text: raw is the key's first byte (after
+  /// its opening quote); the key_slack bytes from raw are readable.
+  int next_field(const char*& raw);
+  /// The text of the key next_field returned as raw (unescaped if it has
+  /// escapes), while its value is still current; valid until the decode ends.
+  bool key_text(const char* raw, std::string_view& key);
+  bool begin_array();
   /// 1: the next element is current; 0: the array ended; -1: failed.
-  int next_element() { return ops_->next_element(*st_, *this); }
+  int next_element();
   /// The current value, an array of integers within [lo, hi], into out (replaced).
-  bool get_ints(std::vector<std::int64_t>& out, std::int64_t lo, std::int64_t hi, const char* type) {
-    return ops_->get_ints(*st_, *this, out, lo, hi, type);
-  }
-  bool get_uints(std::vector<std::uint64_t>& out, std::uint64_t hi, const char* type) {
-    return ops_->get_uints(*st_, *this, out, hi, type);
-  }
+  bool get_ints(std::vector<std::int64_t>& out, std::int64_t lo, std::int64_t hi, const char* type);
+  bool get_uints(std::vector<std::uint64_t>& out, std::uint64_t hi, const char* type);
   /// The current value, an array of numbers, into out (replaced); as_float: each must fit a float.
-  bool get_doubles(std::vector<double>& out, bool as_float) { return ops_->get_doubles(*st_, *this, out, as_float); }
-  bool get_strings(std::vector<std::string>& out) { return ops_->get_strings(*st_, *this, out); }
+  bool get_doubles(std::vector<double>& out, bool as_float);
+  bool get_strings(std::vector<std::string>& out);
   /// Scratch space for the array calls, reused by the thread.
   std::vector<std::int64_t>& int_scratch();
   std::vector<std::uint64_t>& uint_scratch();
   std::vector<double>& double_scratch();
 
   /// Byte offset of the current value in the input.
-  [[nodiscard]] std::size_t offset() { return ops_->offset(*st_, *this); }
+  [[nodiscard]] std::size_t offset();
 
   // Failure paths (out of line); each returns false.
   bool fail_at(errc code, std::size_t offset, std::string reason);
@@ -155,7 +125,6 @@ class reader {
  private:
   std::span<const std::byte> in_;
   kernel_state* st_ = nullptr;
-  const kernel_ops* ops_ = nullptr;
   bool owned_ = false;  // st_ is this reader's own (a nested decode on this thread), not the thread's
   std::unique_ptr<failure> failed_;
 };
