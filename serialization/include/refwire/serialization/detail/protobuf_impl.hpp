@@ -63,9 +63,10 @@ class writer {
   REFWIRE_PB_INLINE void ensure(std::size_t n) {
     if (static_cast<std::size_t>(lim_ - pos_) < n) [[unlikely]] flush();
   }
-  REFWIRE_PB_INLINE void raw_varint(std::uint64_t v) noexcept { pos_ = store_varint(pos_, v); }
-  /// A local cursor (std::byte stores may alias the writer's members, so a
-  /// loop through pos_ would reload it after every byte).
+  REFWIRE_PB_INLINE void raw_varint(std::uint64_t v) noexcept { pos_ = store_varint_wide(pos_, v); }
+  /// Exactly the varint's bytes, through a local cursor (std::byte stores may
+  /// alias the writer's members, so a loop through pos_ would reload it after
+  /// every byte): for lengths patched in front of a body.
   REFWIRE_PB_INLINE static std::byte* store_varint(std::byte* p, std::uint64_t v) noexcept {
     while (v >= 0x80) {
       *p++ = static_cast<std::byte>(v | 0x80);
@@ -73,6 +74,41 @@ class writer {
     }
     *p++ = static_cast<std::byte>(v);
     return p;
+  }
+  /// A varint at p, which has room for 10 bytes (the bytes after the varint
+  /// may be overwritten): one to three bytes stored one by one, longer ones
+  /// built in a word (the 7-bit groups spread into bytes in three steps, the
+  /// continuation bits from the length) and stored at once.
+  REFWIRE_PB_INLINE static std::byte* store_varint_wide(std::byte* p, std::uint64_t v) noexcept {
+    if (v < 0x80) {
+      *p = static_cast<std::byte>(v);
+      return p + 1;
+    }
+    if (v < 0x4000) {
+      p[0] = static_cast<std::byte>(v | 0x80);
+      p[1] = static_cast<std::byte>(v >> 7);
+      return p + 2;
+    }
+    if (v < 0x200000) {
+      p[0] = static_cast<std::byte>(v | 0x80);
+      p[1] = static_cast<std::byte>((v >> 7) | 0x80);
+      p[2] = static_cast<std::byte>(v >> 14);
+      return p + 3;
+    }
+    std::uint64_t x = v & 0x00ffffffffffffffULL;
+    x = (x & 0x000000000fffffffULL) | ((x & 0x00fffffff0000000ULL) << 4);
+    x = (x & 0x00003fff00003fffULL) | ((x & 0x0fffc0000fffc000ULL) << 2);
+    x = (x & 0x007f007f007f007fULL) | ((x & 0x3f803f803f803f80ULL) << 1);
+    if (v < (std::uint64_t{1} << 56)) {
+      const std::size_t n = varint_size_(v);  // 4 to 8
+      bin::store_le(p, x | (0x8080808080808080ULL >> (72 - 8 * n)));
+      return p + n;
+    }
+    bin::store_le(p, x | 0x8080808080808080ULL);
+    const std::uint64_t top = v >> 56;  // bits 56..63: bit 7 is the continuation bit of a 10th byte
+    p[8] = static_cast<std::byte>(top);
+    p[9] = std::byte{1};
+    return p + 9 + (top >> 7);
   }
   /// Room for n bytes in the stage: a cursor to write them with, or nullptr.
   REFWIRE_PB_INLINE std::byte* room(std::size_t n) noexcept {
@@ -90,7 +126,7 @@ class writer {
       pos_[1] = static_cast<std::byte>(Tag >> 7);
       pos_ += 2;
     } else {
-      raw_varint(Tag);
+      pos_ = store_varint(pos_, Tag);  // exactly its bytes: callers ensure 5
     }
   }
   template <class T>
@@ -119,6 +155,33 @@ class writer {
       return;
     }
     put_bytes_slow(p, n);
+  }
+
+  /// A one-byte length n <= 32 and n bytes from p, into 33 ensured bytes,
+  /// in a few fixed-size copies (some overlapping, some past the n bytes in
+  /// the stage, where what follows overwrites them). `padded`: p's buffer
+  /// holds at least 16 bytes (a std::string's holds capacity() + 1 >= 16).
+  REFWIRE_PB_INLINE void raw_short_bytes(const void* p, std::size_t n, bool padded) noexcept {
+    const auto* s = static_cast<const std::byte*>(p);
+    std::byte* d = pos_;
+    *d++ = static_cast<std::byte>(n);
+    pos_ = d + n;
+    if (n >= 16) {
+      std::memcpy(d, s, 16);
+      std::memcpy(d + n - 16, s + n - 16, 16);
+    } else if (padded) {
+      std::memcpy(d, s, 16);
+    } else if (n >= 8) {
+      std::memcpy(d, s, 8);
+      std::memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+      std::memcpy(d, s, 4);
+      std::memcpy(d + n - 4, s + n - 4, 4);
+    } else if (n != 0) {
+      d[0] = s[0];
+      d[n / 2] = s[n / 2];
+      d[n - 1] = s[n - 1];
+    }
   }
 
   [[gnu::noinline]] void put_bytes_slow(const void* p, std::size_t n) {
@@ -500,37 +563,70 @@ REFWIRE_PB_INLINE bool utf8_valid(const char* p, std::size_t n) noexcept {
   return true;
 }
 
+/// UTF-8 check for the encoder: up to 32 bytes are tested for ASCII in a
+/// few word loads, all inside [p, p + n); longer text goes to utf8_valid.
+REFWIRE_PB_INLINE bool text_valid(const char* p, std::size_t n) noexcept {
+  if (n > 32) return utf8_valid(p, n);
+  std::uint64_t any;
+  if (n >= 8) {
+    std::uint64_t a, b;
+    std::memcpy(&a, p, 8);
+    std::memcpy(&b, p + n - 8, 8);
+    any = a | b;
+    if (n > 16) {
+      std::memcpy(&a, p + 8, 8);
+      std::memcpy(&b, p + n - 16, 8);
+      any |= a | b;
+    }
+  } else if (n >= 4) {
+    std::uint32_t a, b;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, p + n - 4, 4);
+    any = a | b;
+  } else if (n != 0) {
+    any = static_cast<unsigned char>(p[0]) | static_cast<unsigned char>(p[n / 2]) |
+          static_cast<unsigned char>(p[n - 1]);
+  } else {
+    return true;
+  }
+  if ((any & 0x8080808080808080ULL) == 0) [[likely]] return true;
+  return utf8_valid_slow(p, n);
+}
+
 template <class T> void put_body(writer& w, const T& v);
 template <std::uint32_t N, int_encoding E, class T> REFWIRE_PB_INLINE void put_field(writer& w, const T& v);
+
+/// Field N holding a string, bytes or a uuid (the caller has decided to write it).
+template <std::uint32_t N, class T>
+REFWIRE_PB_INLINE void put_text(writer& w, const T& v) {
+  constexpr std::uint32_t tag = tag_v<N, w_len>;
+  if constexpr (is_uuid_v<T>) {
+    w.ensure(5 + 17);
+    w.raw_tag<tag>();
+    w.raw_short_bytes(v.bytes.data(), 16, true);
+  } else {
+    const std::size_t n = v.size();
+    if constexpr (is_string_v<T>) {
+      if (!text_valid(v.data(), n)) [[unlikely]] throw_invalid_utf8(v);
+    }
+    w.ensure(5 + 33);
+    w.raw_tag<tag>();
+    if (n <= 32) [[likely]] {
+      bool padded = false;
+      if constexpr (is_string_v<T>) padded = v.capacity() >= 15;
+      w.raw_short_bytes(v.data(), n, padded);
+    } else {
+      w.raw_varint(n);
+      w.put_bytes(v.data(), n);
+    }
+  }
+}
 
 /// A value that is not singular, as the body of its wrapper message (field 1).
 template <class X, int_encoding E>
 struct wrapped {
   const X& x;
 };
-
-/// The payload of a singular value (no tag): scalars, length + bytes, length + message body.
-template <int_encoding E, class T>
-REFWIRE_PB_INLINE void put_value(writer& w, const T& v) {
-  constexpr cat c = category<T>();
-  if constexpr (c == cat::scalar) {
-    put_scalar<T, E>(w, v);
-  } else if constexpr (c == cat::string || c == cat::blob) {
-    if constexpr (c == cat::string) {
-      if (!utf8_valid(v.data(), v.size())) [[unlikely]] throw_invalid_utf8(v);
-    }
-    w.put_varint(v.size());
-    w.put_bytes(v.data(), v.size());
-  } else if constexpr (c == cat::uuid) {
-    w.put_varint(16);
-    w.put_bytes(v.bytes.data(), 16);
-  } else {
-    w.ensure(1);
-    const std::size_t at = w.raw_open();
-    put_body(w, v);
-    w.close(at);
-  }
-}
 
 /// One occurrence of field N holding v, always written (repeated elements,
 /// map keys and values, oneof alternatives, present optionals).
@@ -548,9 +644,8 @@ REFWIRE_PB_INLINE void put_elem(writer& w, const T& v) {
     const std::size_t at = w.raw_open();
     put_body(w, v);
     w.close(at);
-  } else if constexpr (singular<T>()) {
-    w.put_tag<tag_v<N, value_wire<T, E>()>>();
-    put_value<E>(w, v);
+  } else if constexpr (category<T>() == cat::string || category<T>() == cat::blob || category<T>() == cat::uuid) {
+    put_text<N>(w, v);
   } else {
     w.ensure(6);
     w.raw_tag<tag_v<N, w_len>>();
@@ -631,11 +726,11 @@ REFWIRE_PB_INLINE void put_field(writer& w, const T& v) {
         constexpr std::size_t most = max_varint_bytes<S, E>();
         // The whole run through a local cursor, its length patched after,
         // when the longest run fits the stage; else sized first.
-        if (count <= (writer::stage_size - 16) / most) {
-          w.ensure(count * most + 1);
+        if (count <= (writer::stage_size - 32) / most) {
+          w.ensure(count * most + 11);  // store_varint_wide may write 10 bytes at the last element
           const std::size_t at = w.raw_open();
           std::byte* p = w.room(0);
-          for (const auto& e : v) p = writer::store_varint(p, scalar_bits<S, E>(as_scalar<El>(e)));
+          for (const auto& e : v) p = writer::store_varint_wide(p, scalar_bits<S, E>(as_scalar<El>(e)));
           w.commit(p);
           w.close(at);
         } else {
