@@ -116,18 +116,25 @@ class writer {
     return pos_;
   }
   REFWIRE_PB_INLINE void commit(std::byte* p) noexcept { pos_ = p; }
-  /// A compile-time tag: one or a few constant byte stores.
+  /// The cursor, for a run of stores ensured at once (then commit).
+  REFWIRE_PB_INLINE std::byte* cursor() noexcept { return pos_; }
+  /// A compile-time tag at p: one or a few constant byte stores.
+  template <std::uint32_t Tag>
+  REFWIRE_PB_INLINE static std::byte* store_tag(std::byte* p) noexcept {
+    if constexpr (Tag < 0x80) {
+      *p = static_cast<std::byte>(Tag);
+      return p + 1;
+    } else if constexpr (Tag < 0x4000) {
+      p[0] = static_cast<std::byte>((Tag & 0x7f) | 0x80);
+      p[1] = static_cast<std::byte>(Tag >> 7);
+      return p + 2;
+    } else {
+      return store_varint(p, Tag);  // exactly its bytes: callers ensure 5
+    }
+  }
   template <std::uint32_t Tag>
   REFWIRE_PB_INLINE void raw_tag() noexcept {
-    if constexpr (Tag < 0x80) {
-      *pos_++ = static_cast<std::byte>(Tag);
-    } else if constexpr (Tag < 0x4000) {
-      pos_[0] = static_cast<std::byte>((Tag & 0x7f) | 0x80);
-      pos_[1] = static_cast<std::byte>(Tag >> 7);
-      pos_ += 2;
-    } else {
-      pos_ = store_varint(pos_, Tag);  // exactly its bytes: callers ensure 5
-    }
+    pos_ = store_tag<Tag>(pos_);
   }
   template <class T>
   REFWIRE_PB_INLINE void raw_fixed(T v) noexcept {
@@ -157,15 +164,14 @@ class writer {
     put_bytes_slow(p, n);
   }
 
-  /// A one-byte length n <= 32 and n bytes from p, into 33 ensured bytes,
-  /// in a few fixed-size copies (some overlapping, some past the n bytes in
-  /// the stage, where what follows overwrites them). `padded`: p's buffer
-  /// holds at least 16 bytes (a std::string's holds capacity() + 1 >= 16).
-  REFWIRE_PB_INLINE void raw_short_bytes(const void* p, std::size_t n, bool padded) noexcept {
+  /// A one-byte length n <= 32 and n bytes from p, at d with 33 bytes of
+  /// room, in a few fixed-size copies (some overlapping, some past the n
+  /// bytes in the stage, where what follows overwrites them). `padded`: p's
+  /// buffer holds at least 16 bytes (a std::string's holds capacity() + 1 >= 16).
+  REFWIRE_PB_INLINE static std::byte* store_short_bytes(std::byte* d, const void* p, std::size_t n,
+                                                        bool padded) noexcept {
     const auto* s = static_cast<const std::byte*>(p);
-    std::byte* d = pos_;
     *d++ = static_cast<std::byte>(n);
-    pos_ = d + n;
     if (n >= 16) {
       std::memcpy(d, s, 16);
       std::memcpy(d + n - 16, s + n - 16, 16);
@@ -182,6 +188,7 @@ class writer {
       d[n / 2] = s[n / 2];
       d[n - 1] = s[n - 1];
     }
+    return d + n;
   }
 
   [[gnu::noinline]] void put_bytes_slow(const void* p, std::size_t n) {
@@ -192,6 +199,15 @@ class writer {
     } else {
       bin::append_bytes(out_, static_cast<const std::byte*>(p), n);
       base_ = out_.size();
+    }
+  }
+  /// The last flush of an encoding: an inline append when the output has room.
+  REFWIRE_PB_INLINE void finish() {
+    const auto n = static_cast<std::size_t>(pos_ - stage_);
+    if (out_.capacity() - out_.size() >= n) [[likely]] {
+      out_.insert(out_.end(), stage_, pos_);  // no reallocation: a copy
+    } else {
+      flush();
     }
   }
   [[gnu::noinline]] void flush() {
@@ -477,18 +493,26 @@ constexpr std::uint64_t scalar_bits(T v) noexcept {
   }
 }
 
-/// A scalar's payload; the caller has ensured 10 free bytes.
+/// A scalar's payload at p, which has room for 10 bytes.
 template <class T, int_encoding E>
-REFWIRE_PB_INLINE void raw_scalar(writer& w, T v) {
+REFWIRE_PB_INLINE std::byte* store_scalar(std::byte* p, T v) noexcept {
   constexpr wire wt = scalar_wire<T, E>();
   const std::uint64_t bits = scalar_bits<T, E>(v);
   if constexpr (wt == w_varint) {
-    w.raw_varint(bits);
+    return writer::store_varint_wide(p, bits);
   } else if constexpr (wt == w_i32) {
-    w.raw_fixed(static_cast<std::uint32_t>(bits));
+    bin::store_le(p, static_cast<std::uint32_t>(bits));
+    return p + 4;
   } else {
-    w.raw_fixed(bits);
+    bin::store_le(p, bits);
+    return p + 8;
   }
+}
+
+/// A scalar's payload; the caller has ensured 10 free bytes.
+template <class T, int_encoding E>
+REFWIRE_PB_INLINE void raw_scalar(writer& w, T v) {
+  w.commit(store_scalar<T, E>(w.cursor(), v));
 }
 
 template <class T, int_encoding E>
@@ -602,20 +626,20 @@ REFWIRE_PB_INLINE void put_text(writer& w, const T& v) {
   constexpr std::uint32_t tag = tag_v<N, w_len>;
   if constexpr (is_uuid_v<T>) {
     w.ensure(5 + 17);
-    w.raw_tag<tag>();
-    w.raw_short_bytes(v.bytes.data(), 16, true);
+    w.commit(writer::store_short_bytes(writer::store_tag<tag>(w.cursor()), v.bytes.data(), 16, true));
   } else {
     const std::size_t n = v.size();
     if constexpr (is_string_v<T>) {
       if (!text_valid(v.data(), n)) [[unlikely]] throw_invalid_utf8(v);
     }
     w.ensure(5 + 33);
-    w.raw_tag<tag>();
+    std::byte* p = writer::store_tag<tag>(w.cursor());
     if (n <= 32) [[likely]] {
       bool padded = false;
       if constexpr (is_string_v<T>) padded = v.capacity() >= 15;
-      w.raw_short_bytes(v.data(), n, padded);
+      w.commit(writer::store_short_bytes(p, v.data(), n, padded));
     } else {
+      w.commit(p);
       w.raw_varint(n);
       w.put_bytes(v.data(), n);
     }
@@ -636,8 +660,7 @@ REFWIRE_PB_INLINE void put_elem(writer& w, const T& v) {
     put_elem<N, E>(w, codec<T>::to_wire(v));
   } else if constexpr (category<T>() == cat::scalar) {
     w.ensure(15);
-    w.raw_tag<tag_v<N, value_wire<T, E>()>>();
-    raw_scalar<T, E>(w, v);
+    w.commit(store_scalar<T, E>(writer::store_tag<tag_v<N, value_wire<T, E>()>>(w.cursor()), v));
   } else if constexpr (category<T>() == cat::message) {
     w.ensure(6);
     w.raw_tag<tag_v<N, w_len>>();
@@ -810,7 +833,7 @@ void encode_into(std::vector<std::byte>& out, const T& v) {
   try {
     writer w(out);
     encode(w, v);
-    w.flush();
+    w.finish();
   } catch (...) {
     out.resize(old);  // no partial encoding is left behind
     throw;
