@@ -81,9 +81,10 @@ class writer {
     return p;
   }
   /// A varint at p, which has room for 10 bytes (the bytes after the varint
-  /// may be overwritten): one to three bytes stored one by one, longer ones
-  /// built in a word (the 7-bit groups spread into bytes in three steps, the
-  /// continuation bits from the length) and stored at once.
+  /// may be overwritten): one to three bytes stored one by one; four or five
+  /// (32-bit values) with the low 28 bits spread into a 32-bit word; longer
+  /// ones built in a 64-bit word (the 7-bit groups spread into bytes in three
+  /// steps, the continuation bits from the length) and stored at once.
   REFWIRE_PB_INLINE static std::byte* store_varint_wide(std::byte* p, std::uint64_t v) noexcept {
     if (v < 0x80) {
       *p = static_cast<std::byte>(v);
@@ -100,12 +101,24 @@ class writer {
       p[2] = static_cast<std::byte>(v >> 14);
       return p + 3;
     }
+    if (v < (std::uint64_t{1} << 35)) {
+      auto y = static_cast<std::uint32_t>(v & 0x0fffffff);
+      y = (y & 0x00003fffU) | ((y & 0x0fffc000U) << 2);
+      y = (y & 0x007f007fU) | ((y & 0x3f803f80U) << 1);
+      if (v < (std::uint64_t{1} << 28)) {
+        bin::store_le(p, y | 0x00808080U);
+        return p + 4;
+      }
+      bin::store_le(p, y | 0x80808080U);
+      p[4] = static_cast<std::byte>(v >> 28);
+      return p + 5;
+    }
     std::uint64_t x = v & 0x00ffffffffffffffULL;
     x = (x & 0x000000000fffffffULL) | ((x & 0x00fffffff0000000ULL) << 4);
     x = (x & 0x00003fff00003fffULL) | ((x & 0x0fffc0000fffc000ULL) << 2);
     x = (x & 0x007f007f007f007fULL) | ((x & 0x3f803f803f803f80ULL) << 1);
     if (v < (std::uint64_t{1} << 56)) {
-      const std::size_t n = varint_size_(v);  // 4 to 8
+      const std::size_t n = varint_size_(v);  // 6 to 8
       bin::store_le(p, x | (0x8080808080808080ULL >> (72 - 8 * n)));
       return p + n;
     }
