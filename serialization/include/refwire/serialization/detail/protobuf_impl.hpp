@@ -592,26 +592,47 @@ template <class T> std::byte* put_body(writer& w, std::byte* p, const T& v);
 template <std::uint32_t N, int_encoding E, class T>
 REFWIRE_PB_INLINE std::byte* put_field(writer& w, std::byte* p, const T& v);
 
-/// Field N holding a string, bytes or a uuid (the caller has decided to write it).
+/// The most bytes a field of type T takes (tag included) when it is written
+/// with stores alone, bounded at compile time: scalars and uuids; else 0.
+template <class T>
+constexpr std::size_t fixed_room() {
+  if constexpr (has_codec<T>) return 0;
+  else if constexpr (category<T>() == cat::scalar) return 5 + 10;
+  else if constexpr (category<T>() == cat::uuid) return 5 + 17;
+  else return 0;
+}
+
+/// proto3 leaves out a zero scalar and a nil uuid.
+template <class T>
+constexpr bool fixed_is_default(const T& v) noexcept {
+  if constexpr (category<T>() == cat::scalar) return scalar_is_zero(v);
+  else return v.is_nil();
+}
+
+/// Field N holding a scalar or uuid v, at p with fixed_room<T>() bytes of room.
+template <std::uint32_t N, int_encoding E, class T>
+REFWIRE_PB_INLINE std::byte* store_elem(std::byte* p, const T& v) noexcept {
+  if constexpr (category<T>() == cat::scalar) {
+    return store_scalar<T, E>(writer::store_tag<tag_v<N, value_wire<T, E>()>>(p), v);
+  } else {
+    return writer::store_short_bytes(writer::store_tag<tag_v<N, w_len>>(p), v.bytes.data(), 16, true);
+  }
+}
+
+/// Field N holding a string or bytes (the caller has decided to write it).
 template <std::uint32_t N, class T>
 REFWIRE_PB_INLINE std::byte* put_text(writer& w, std::byte* p, const T& v) {
-  constexpr std::uint32_t tag = tag_v<N, w_len>;
-  if constexpr (is_uuid_v<T>) {
-    p = writer::store_tag<tag>(w.ensure(p, 5 + 17));
-    return writer::store_short_bytes(p, v.bytes.data(), 16, true);
-  } else {
-    const std::size_t n = v.size();
-    if constexpr (is_string_v<T>) {
-      if (!text_valid(v.data(), n)) [[unlikely]] throw_invalid_utf8(v);
-    }
-    p = writer::store_tag<tag>(w.ensure(p, 5 + 33));
-    if (n <= 32) [[likely]] {
-      bool padded = false;
-      if constexpr (is_string_v<T>) padded = v.capacity() >= 15;
-      return writer::store_short_bytes(p, v.data(), n, padded);
-    }
-    return w.put_bytes(writer::store_varint_wide(p, n), v.data(), n);
+  const std::size_t n = v.size();
+  if constexpr (is_string_v<T>) {
+    if (!text_valid(v.data(), n)) [[unlikely]] throw_invalid_utf8(v);
   }
+  p = writer::store_tag<tag_v<N, w_len>>(w.ensure(p, 5 + 33));
+  if (n <= 32) [[likely]] {
+    bool padded = false;
+    if constexpr (is_string_v<T>) padded = v.capacity() >= 15;
+    return writer::store_short_bytes(p, v.data(), n, padded);
+  }
+  return w.put_bytes(writer::store_varint_wide(p, n), v.data(), n);
 }
 
 /// A value that is not singular, as the body of its wrapper message (field 1).
@@ -626,9 +647,9 @@ template <std::uint32_t N, int_encoding E, class T>
 REFWIRE_PB_INLINE std::byte* put_elem(writer& w, std::byte* p, const T& v) {
   if constexpr (has_codec<T>) {
     return put_elem<N, E>(w, p, codec<T>::to_wire(v));
-  } else if constexpr (category<T>() == cat::scalar) {
-    return store_scalar<T, E>(writer::store_tag<tag_v<N, value_wire<T, E>()>>(w.ensure(p, 15)), v);
-  } else if constexpr (category<T>() == cat::string || category<T>() == cat::blob || category<T>() == cat::uuid) {
+  } else if constexpr (fixed_room<T>() != 0) {
+    return store_elem<N, E>(w.ensure(p, fixed_room<T>()), v);
+  } else if constexpr (category<T>() == cat::string || category<T>() == cat::blob) {
     return put_text<N>(w, p, v);
   } else {
     p = writer::store_tag<tag_v<N, w_len>>(w.ensure(p, 6));
@@ -691,12 +712,10 @@ REFWIRE_PB_INLINE std::byte* put_field(writer& w, std::byte* p, const T& v) {
   constexpr cat c = category<T>();
   if constexpr (c == cat::codec) {
     return put_field<N, E>(w, p, codec<T>::to_wire(v));
-  } else if constexpr (c == cat::scalar) {
-    return scalar_is_zero(v) ? p : put_elem<N, E>(w, p, v);
+  } else if constexpr (c == cat::scalar || c == cat::uuid) {
+    return fixed_is_default(v) ? p : put_elem<N, E>(w, p, v);
   } else if constexpr (c == cat::string || c == cat::blob) {
     return v.empty() ? p : put_elem<N, E>(w, p, v);
-  } else if constexpr (c == cat::uuid) {
-    return v.is_nil() ? p : put_elem<N, E>(w, p, v);
   } else if constexpr (c == cat::message) {
     return put_elem<N, E>(w, p, v);
   } else if constexpr (c == cat::optional) {
@@ -761,12 +780,43 @@ REFWIRE_PB_INLINE std::byte* put_field(writer& w, std::byte* p, const T& v) {
   }
 }
 
+/// For each of a record's fields, the room to check before it: the sum of
+/// fixed_room over the run of consecutive fixed-room fields it starts (runs
+/// of at most 512 bytes), 0 inside a run and for other fields (which check
+/// their own).
+template <class... Fs>
+constexpr std::array<std::size_t, sizeof...(Fs)> run_rooms() {
+  const std::array<std::size_t, sizeof...(Fs)> room{fixed_room<typename Fs::type>()...};
+  std::array<std::size_t, sizeof...(Fs)> run{};
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < room.size(); ++i) {
+    if (room[i] == 0) continue;
+    if (i == 0 || room[i - 1] == 0 || run[start] + room[i] > 512) start = i;
+    run[start] += room[i];
+  }
+  return run;
+}
+
+/// Field N of a record: a fixed-room field after its run's room check (Room,
+/// when it starts the run), any other through put_field.
+template <std::uint32_t N, int_encoding E, std::size_t Room, class T>
+REFWIRE_PB_INLINE std::byte* put_member(writer& w, std::byte* p, const T& v) {
+  if constexpr (fixed_room<T>() == 0) {
+    return put_field<N, E>(w, p, v);
+  } else {
+    if constexpr (Room != 0) p = w.ensure(p, Room);
+    return fixed_is_default(v) ? p : store_elem<N, E>(p, v);
+  }
+}
+
 /// A record's fields, in a fold of calls that keeps the cursor local (a
 /// lambda capturing it by reference, as for_each_field takes, would keep it
 /// in memory when not inlined).
-template <class T, class... Fs>
-REFWIRE_PB_INLINE std::byte* put_fields(writer& w, std::byte* p, const T& v, boost::mp11::mp_list<Fs...>) {
-  ((p = put_field<number_of<Fs>(), Fs::attr.encoding>(w, p, Fs::get(v))), ...);
+template <class T, class... Fs, std::size_t... I>
+REFWIRE_PB_INLINE std::byte* put_fields(writer& w, std::byte* p, const T& v, boost::mp11::mp_list<Fs...>,
+                                        std::index_sequence<I...>) {
+  [[maybe_unused]] static constexpr std::array<std::size_t, sizeof...(Fs)> rooms = run_rooms<Fs...>();
+  ((p = put_member<number_of<Fs>(), Fs::attr.encoding, rooms[I]>(w, p, Fs::get(v))), ...);
   return p;
 }
 
@@ -792,7 +842,8 @@ REFWIRE_PB_INLINE std::byte* put_message(writer& w, std::byte* p, const T& v) {
     check_numbers<T>();
     static_assert(attribute_names_valid<T>(),
                   "refwire: REFWIRE_ATTRIBUTES names a member that this type does not describe");
-    return put_fields(w, p, v, walked_fields_t<T>{});
+    using Fs = walked_fields_t<T>;
+    return put_fields(w, p, v, Fs{}, std::make_index_sequence<boost::mp11::mp_size<Fs>::value>{});
   }
 }
 
