@@ -1,6 +1,6 @@
 // The protobuf encoder's fast paths, against a plain reference encoder written
 // here: varints of every length (built in a word for four bytes and more),
-// strings and bytes of every length around the fixed-size copies (up to 32
+// strings and bytes of every length around the fixed-size copies (up to 64
 // bytes), UTF-8 rejection at every position, and runs long enough to cross
 // the writer's stage.
 #include <refwire/serialization.hpp>

@@ -142,7 +142,7 @@ class writer {
       return store_varint(p, Tag);  // exactly its bytes: callers ensure 5
     }
   }
-  /// A one-byte length n <= 32 and n bytes from p, at d with 33 bytes of
+  /// A one-byte length n <= 64 and n bytes from p, at d with 65 bytes of
   /// room, in a few fixed-size copies (some overlapping, some past the n
   /// bytes in the stage, where what follows overwrites them). `padded`: p's
   /// buffer holds at least 16 bytes (a std::string's holds capacity() + 1 >= 16).
@@ -150,7 +150,10 @@ class writer {
                                                         bool padded) noexcept {
     const auto* s = static_cast<const std::byte*>(p);
     *d++ = static_cast<std::byte>(n);
-    if (n >= 16) {
+    if (n > 32) {
+      std::memcpy(d, s, 32);
+      std::memcpy(d + n - 32, s + n - 32, 32);
+    } else if (n >= 16) {
       std::memcpy(d, s, 16);
       std::memcpy(d + n - 16, s + n - 16, 16);
     } else if (padded) {
@@ -558,21 +561,21 @@ REFWIRE_PB_INLINE bool utf8_valid(const char* p, std::size_t n) noexcept {
   return true;
 }
 
-/// UTF-8 check for the encoder: up to 32 bytes are tested for ASCII in a
-/// few word loads, all inside [p, p + n); longer text goes to utf8_valid.
+/// UTF-8 check for the encoder: up to 64 bytes are tested for ASCII in a
+/// few word loads (some overlapping), all inside [p, p + n); longer text
+/// goes to utf8_valid.
 REFWIRE_PB_INLINE bool text_valid(const char* p, std::size_t n) noexcept {
-  if (n > 32) return utf8_valid(p, n);
+  if (n > 64) return utf8_valid(p, n);
+  const auto word = [p](std::size_t at) {
+    std::uint64_t x;
+    std::memcpy(&x, p + at, 8);
+    return x;
+  };
   std::uint64_t any;
   if (n >= 8) {
-    std::uint64_t a, b;
-    std::memcpy(&a, p, 8);
-    std::memcpy(&b, p + n - 8, 8);
-    any = a | b;
-    if (n > 16) {
-      std::memcpy(&a, p + 8, 8);
-      std::memcpy(&b, p + n - 16, 8);
-      any |= a | b;
-    }
+    any = word(0) | word(n - 8);
+    if (n > 16) any |= word(8) | word(n - 16);
+    if (n > 32) any |= word(16) | word(24) | word(n - 32) | word(n - 24);
   } else if (n >= 4) {
     std::uint32_t a, b;
     std::memcpy(&a, p, 4);
@@ -626,8 +629,8 @@ REFWIRE_PB_INLINE std::byte* put_text(writer& w, std::byte* p, const T& v) {
   if constexpr (is_string_v<T>) {
     if (!text_valid(v.data(), n)) [[unlikely]] throw_invalid_utf8(v);
   }
-  p = writer::store_tag<tag_v<N, w_len>>(w.ensure(p, 5 + 33));
-  if (n <= 32) [[likely]] {
+  p = writer::store_tag<tag_v<N, w_len>>(w.ensure(p, 5 + 65));
+  if (n <= 64) [[likely]] {
     bool padded = false;
     if constexpr (is_string_v<T>) padded = v.capacity() >= 15;
     return writer::store_short_bytes(p, v.data(), n, padded);
