@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace encpaths {
@@ -34,10 +35,23 @@ struct texts {
 };
 BOOST_DESCRIBE_STRUCT(texts, (), (s, b, u, list))
 
+struct inner {
+  std::string s;
+};
+BOOST_DESCRIBE_STRUCT(inner, (), (s))
+
+struct outer {
+  inner one;
+  std::vector<inner> many;
+};
+BOOST_DESCRIBE_STRUCT(outer, (), (one, many))
+
 }  // namespace encpaths
 
 namespace {
 
+using encpaths::inner;
+using encpaths::outer;
 using encpaths::scalars;
 using encpaths::texts;
 using pbf = refwire::protobuf;
@@ -103,6 +117,23 @@ bytes ref_encode(const texts& v) {
   if (!v.b.empty()) ref_len(out, 2, v.b.data(), v.b.size());
   if (!v.u.is_nil()) ref_len(out, 3, v.u.bytes.data(), 16);
   for (const std::string& s : v.list) ref_len(out, 4, s.data(), s.size());
+  return out;
+}
+
+bytes ref_encode(const inner& v) {
+  bytes out;
+  if (!v.s.empty()) ref_len(out, 1, v.s.data(), v.s.size());
+  return out;
+}
+
+bytes ref_encode(const outer& v) {
+  bytes out;
+  const bytes one = ref_encode(v.one);
+  ref_len(out, 1, one.data(), one.size());
+  for (const inner& e : v.many) {
+    const bytes b = ref_encode(e);
+    ref_len(out, 2, b.data(), b.size());
+  }
   return out;
 }
 
@@ -198,6 +229,29 @@ TEST(protobuf_encode_paths, uuid_and_lists_across_the_stage) {
   expect_encodes_as_reference(v);
   for (std::size_t i = 0; i < 3000; ++i) v.list[i] = ascii(i % 3 == 0 ? 300 + i : i % 33);
   expect_encodes_as_reference(v);
+}
+
+// ------------------------------------------------- back-patched lengths
+
+TEST(protobuf_encode_paths, nested_lengths_of_every_size_across_the_stage) {
+  // Bodies around the one- and two-byte length limits, a body longer than the
+  // stage, and runs whose length size grows and shrinks from one message to
+  // the next, starting at every offset in the stage.
+  for (std::size_t lead : {0U, 1U, 100U, 3000U, 4000U, 4090U}) {
+    for (std::size_t n : {0U, 1U, 124U, 125U, 126U, 127U, 128U, 200U, 16379U, 16380U, 16381U, 16400U}) {
+      outer v;
+      v.one.s = ascii(lead);
+      v.many.push_back(inner{ascii(n)});
+      for (std::size_t i = 0; i < 40; ++i) v.many.push_back(inner{ascii(i % 2 == 0 ? 120 + i : 130 - i)});
+      v.many.push_back(inner{ascii(n)});
+      v.many.push_back(inner{ascii(20000)});
+      v.many.push_back(inner{ascii(3)});
+      SCOPED_TRACE(lead * 100000 + n);
+      expect_encodes_as_reference(v);
+      std::swap(v.one.s, v.many[0].s);
+      expect_encodes_as_reference(v);
+    }
+  }
 }
 
 TEST(protobuf_encode_paths, utf8_accepted_and_rejected_at_every_position) {
