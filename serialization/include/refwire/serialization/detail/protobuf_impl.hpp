@@ -190,11 +190,15 @@ class writer {
     base_ = out_.size();
     return p;
   }
-  /// The last flush of an encoding, whose cursor is p: an inline append when the output has room.
+  /// The last flush of an encoding, whose cursor is p: an inline copy when
+  /// the output has room (an assign into a cleared reused buffer, the usual
+  /// case, takes a few instructions less than an insert).
   REFWIRE_PB_INLINE void finish(std::byte* p) {
     const auto n = static_cast<std::size_t>(p - stage_);
-    if (out_.capacity() - out_.size() >= n) [[likely]] {
-      out_.insert(out_.end(), stage_, p);  // no reallocation: a copy
+    if (out_.empty() && out_.capacity() >= n) [[likely]] {
+      out_.assign(stage_, p);  // no reallocation: a copy
+    } else if (out_.capacity() - out_.size() >= n) {
+      out_.insert(out_.end(), stage_, p);
     } else {
       flush(p);
     }
