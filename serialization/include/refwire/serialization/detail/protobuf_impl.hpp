@@ -42,10 +42,13 @@ namespace refwire::detail::pb {
 
 /// Stages writes on the stack and appends them to the output in blocks
 /// (nothing is zero-filled); large byte runs go straight to the output. The
-/// binary format's writer, with force-inlined varints and tags, plus
-/// back-patched lengths: a nested message reserves one length byte (open),
-/// writes its body and patches the byte (close); a body of 128 bytes or more
-/// is moved forward by the extra length bytes, within the stage or, when the
+/// cursor is not a member: the encode functions take it and return it
+/// advanced (std::byte stores may alias the writer, so a member would be
+/// stored and loaded again around every write); the writer holds the stage,
+/// the output and the slow paths. Lengths are back-patched: a nested message
+/// reserves one length byte (offset, then the cursor moves past it), writes
+/// its body and patches the byte (close); a body of 128 bytes or more is
+/// moved forward by the extra length bytes, within the stage or, when the
 /// reserved byte was already flushed, within the output.
 class writer {
  public:
@@ -55,17 +58,20 @@ class writer {
   writer(const writer&) = delete;
   writer& operator=(const writer&) = delete;
 
+  /// The first cursor of an encoding.
+  std::byte* start() noexcept { return stage_; }
+
   static constexpr std::size_t varint_size_(std::uint64_t v) noexcept {
     return static_cast<std::size_t>((std::bit_width(v | 1) * 9 + 64) / 64);
   }
 
-  /// At least n (<= 32) bytes are free in the stage.
-  REFWIRE_PB_INLINE void ensure(std::size_t n) {
-    if (static_cast<std::size_t>(lim_ - pos_) < n) [[unlikely]] flush();
+  /// A cursor with at least n (<= stage_size) free bytes after it: p, or
+  /// the start of the stage once flushed.
+  REFWIRE_PB_INLINE std::byte* ensure(std::byte* p, std::size_t n) {
+    if (static_cast<std::size_t>(lim_ - p) < n) [[unlikely]] return flush(p);
+    return p;
   }
-  REFWIRE_PB_INLINE void raw_varint(std::uint64_t v) noexcept { pos_ = store_varint(pos_, v); }
-  /// A local cursor (std::byte stores may alias the writer's members, so a
-  /// loop through pos_ would reload it after every byte).
+  /// Exactly the varint's bytes: for lengths patched in front of a body.
   REFWIRE_PB_INLINE static std::byte* store_varint(std::byte* p, std::uint64_t v) noexcept {
     while (v >= 0x80) {
       *p++ = static_cast<std::byte>(v | 0x80);
@@ -74,157 +80,215 @@ class writer {
     *p++ = static_cast<std::byte>(v);
     return p;
   }
-  /// Room for n bytes in the stage: a cursor to write them with, or nullptr.
-  REFWIRE_PB_INLINE std::byte* room(std::size_t n) noexcept {
-    if (static_cast<std::size_t>(lim_ - pos_) < n) return nullptr;
-    return pos_;
+  /// A varint at p, which has room for 10 bytes (the bytes after the varint
+  /// may be overwritten): one to three bytes stored one by one; four or five
+  /// (32-bit values) with the low 28 bits spread into a 32-bit word; longer
+  /// ones built in a 64-bit word (the 7-bit groups spread into bytes in three
+  /// steps, the continuation bits from the length) and stored at once.
+  REFWIRE_PB_INLINE static std::byte* store_varint_wide(std::byte* p, std::uint64_t v) noexcept {
+    if (v < 0x80) {
+      *p = static_cast<std::byte>(v);
+      return p + 1;
+    }
+    if (v < 0x4000) {
+      p[0] = static_cast<std::byte>(v | 0x80);
+      p[1] = static_cast<std::byte>(v >> 7);
+      return p + 2;
+    }
+    if (v < 0x200000) {
+      p[0] = static_cast<std::byte>(v | 0x80);
+      p[1] = static_cast<std::byte>((v >> 7) | 0x80);
+      p[2] = static_cast<std::byte>(v >> 14);
+      return p + 3;
+    }
+    if (v < (std::uint64_t{1} << 35)) {
+      auto y = static_cast<std::uint32_t>(v & 0x0fffffff);
+      y = (y & 0x00003fffU) | ((y & 0x0fffc000U) << 2);
+      y = (y & 0x007f007fU) | ((y & 0x3f803f80U) << 1);
+      if (v < (std::uint64_t{1} << 28)) {
+        bin::store_le(p, y | 0x00808080U);
+        return p + 4;
+      }
+      bin::store_le(p, y | 0x80808080U);
+      p[4] = static_cast<std::byte>(v >> 28);
+      return p + 5;
+    }
+    std::uint64_t x = v & 0x00ffffffffffffffULL;
+    x = (x & 0x000000000fffffffULL) | ((x & 0x00fffffff0000000ULL) << 4);
+    x = (x & 0x00003fff00003fffULL) | ((x & 0x0fffc0000fffc000ULL) << 2);
+    x = (x & 0x007f007f007f007fULL) | ((x & 0x3f803f803f803f80ULL) << 1);
+    if (v < (std::uint64_t{1} << 56)) {
+      const std::size_t n = varint_size_(v);  // 6 to 8
+      bin::store_le(p, x | (0x8080808080808080ULL >> (72 - 8 * n)));
+      return p + n;
+    }
+    bin::store_le(p, x | 0x8080808080808080ULL);
+    const std::uint64_t top = v >> 56;  // bits 56..63: bit 7 is the continuation bit of a 10th byte
+    p[8] = static_cast<std::byte>(top);
+    p[9] = std::byte{1};
+    return p + 9 + (top >> 7);
   }
-  REFWIRE_PB_INLINE void commit(std::byte* p) noexcept { pos_ = p; }
-  /// A compile-time tag: one or a few constant byte stores.
+  /// A compile-time tag at p: one or a few constant byte stores.
   template <std::uint32_t Tag>
-  REFWIRE_PB_INLINE void raw_tag() noexcept {
+  REFWIRE_PB_INLINE static std::byte* store_tag(std::byte* p) noexcept {
     if constexpr (Tag < 0x80) {
-      *pos_++ = static_cast<std::byte>(Tag);
+      *p = static_cast<std::byte>(Tag);
+      return p + 1;
     } else if constexpr (Tag < 0x4000) {
-      pos_[0] = static_cast<std::byte>((Tag & 0x7f) | 0x80);
-      pos_[1] = static_cast<std::byte>(Tag >> 7);
-      pos_ += 2;
+      p[0] = static_cast<std::byte>((Tag & 0x7f) | 0x80);
+      p[1] = static_cast<std::byte>(Tag >> 7);
+      return p + 2;
     } else {
-      raw_varint(Tag);
+      return store_varint(p, Tag);  // exactly its bytes: callers ensure 5
     }
   }
-  template <class T>
-  REFWIRE_PB_INLINE void raw_fixed(T v) noexcept {
-    bin::store_le(pos_, v);
-    pos_ += sizeof(T);
-  }
-  REFWIRE_PB_INLINE void put_varint(std::uint64_t v) {
-    ensure(10);
-    raw_varint(v);
-  }
-  template <std::uint32_t Tag>
-  REFWIRE_PB_INLINE void put_tag() {
-    ensure(5);
-    raw_tag<Tag>();
-  }
-  template <class T>
-  REFWIRE_PB_INLINE void put(T v) {
-    ensure(sizeof(T));
-    raw_fixed(v);
-  }
-  REFWIRE_PB_INLINE void put_bytes(const void* p, std::size_t n) {
-    if (n <= static_cast<std::size_t>(lim_ - pos_)) [[likely]] {
-      if (n != 0) std::memcpy(pos_, p, n);
-      pos_ += n;
-      return;
+  /// A one-byte length n <= 64 and n bytes from p, at d with 65 bytes of
+  /// room, in a few fixed-size copies (some overlapping, some past the n
+  /// bytes in the stage, where what follows overwrites them). `padded`: p's
+  /// buffer holds at least 16 bytes (a std::string's holds capacity() + 1 >= 16).
+  REFWIRE_PB_INLINE static std::byte* store_short_bytes(std::byte* d, const void* p, std::size_t n,
+                                                        bool padded) noexcept {
+    const auto* s = static_cast<const std::byte*>(p);
+    *d++ = static_cast<std::byte>(n);
+    if (n > 32) {
+      std::memcpy(d, s, 32);
+      std::memcpy(d + n - 32, s + n - 32, 32);
+    } else if (n >= 16) {
+      std::memcpy(d, s, 16);
+      std::memcpy(d + n - 16, s + n - 16, 16);
+    } else if (padded) {
+      std::memcpy(d, s, 16);
+    } else if (n >= 8) {
+      std::memcpy(d, s, 8);
+      std::memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+      std::memcpy(d, s, 4);
+      std::memcpy(d + n - 4, s + n - 4, 4);
+    } else if (n != 0) {
+      d[0] = s[0];
+      d[n / 2] = s[n / 2];
+      d[n - 1] = s[n - 1];
     }
-    put_bytes_slow(p, n);
+    return d + n;
+  }
+  /// n bytes from s at p (no room ensured).
+  REFWIRE_PB_INLINE std::byte* put_bytes(std::byte* p, const void* s, std::size_t n) {
+    if (n <= static_cast<std::size_t>(lim_ - p)) [[likely]] {
+      if (n != 0) std::memcpy(p, s, n);
+      return p + n;
+    }
+    return put_bytes_slow(p, s, n);
   }
 
-  [[gnu::noinline]] void put_bytes_slow(const void* p, std::size_t n) {
-    flush();
+  [[gnu::noinline]] std::byte* put_bytes_slow(std::byte* p, const void* s, std::size_t n) {
+    p = flush(p);
     if (n < stage_size / 2) {
-      std::memcpy(pos_, p, n);
-      pos_ += n;
+      std::memcpy(p, s, n);
+      return p + n;
+    }
+    bin::append_bytes(out_, static_cast<const std::byte*>(s), n);
+    base_ = out_.size();
+    return p;
+  }
+  /// The last flush of an encoding, whose cursor is p: an inline copy when
+  /// the output has room (an assign into a cleared reused buffer, the usual
+  /// case, takes a few instructions less than an insert).
+  REFWIRE_PB_INLINE void finish(std::byte* p) {
+    const auto n = static_cast<std::size_t>(p - stage_);
+    if (out_.empty() && out_.capacity() >= n) [[likely]] {
+      out_.assign(stage_, p);  // no reallocation: a copy
+    } else if (out_.capacity() - out_.size() >= n) {
+      out_.insert(out_.end(), stage_, p);
     } else {
-      bin::append_bytes(out_, static_cast<const std::byte*>(p), n);
-      base_ = out_.size();
+      flush(p);
     }
   }
-  [[gnu::noinline]] void flush() {
-    bin::append_bytes(out_, stage_, static_cast<std::size_t>(pos_ - stage_));
+  /// Appends the stage up to p to the output; returns the cursor to go on with.
+  [[gnu::noinline]] std::byte* flush(std::byte* p) {
+    bin::append_bytes(out_, stage_, static_cast<std::size_t>(p - stage_));
     base_ = out_.size();
-    pos_ = stage_;
+    return stage_;
   }
 
-  /// Reserves one length byte (the caller has ensured room); returns its
-  /// output offset, for close.
-  REFWIRE_PB_INLINE std::size_t raw_open() noexcept {
-    const std::size_t at = base_ + static_cast<std::size_t>(pos_ - stage_);
-    ++pos_;
-    return at;
+  /// The output offset of the cursor p: open a nested message by taking the
+  /// offset of its reserved length byte (the caller has ensured room), for close.
+  REFWIRE_PB_INLINE std::size_t offset(const std::byte* p) const noexcept {
+    return base_ + static_cast<std::size_t>(p - stage_);
   }
-  /// Writes the length of everything written since the open that returned at.
-  REFWIRE_PB_INLINE void close(std::size_t at) {
-    const std::size_t n = base_ + static_cast<std::size_t>(pos_ - stage_) - at - 1;
+  /// Writes the length of everything written since the one byte reserved at
+  /// offset at, up to the cursor p; returns the cursor.
+  REFWIRE_PB_INLINE std::byte* close(std::byte* p, std::size_t at) {
+    const std::size_t n = offset(p) - at - 1;
     if (at >= base_ && n < 0x80) [[likely]] {
       stage_[at - base_] = static_cast<std::byte>(n);
-      return;
+      return p;
     }
-    close_slow(at, n);
+    return close_slow(p, at, n);
   }
-  /// As raw_open, reserving k (1 or 2) bytes: for a run of messages of
-  /// about the same size, the previous one's length size.
-  REFWIRE_PB_INLINE std::size_t raw_open(std::size_t k) noexcept {
-    const std::size_t at = base_ + static_cast<std::size_t>(pos_ - stage_);
-    pos_ += k;
-    return at;
-  }
-  /// Closes a raw_open(k); returns the length's size.
-  REFWIRE_PB_INLINE std::size_t close(std::size_t at, std::size_t k) {
-    const std::size_t n = base_ + static_cast<std::size_t>(pos_ - stage_) - at - k;
+  /// Closes a message of a run that reserved k (1 or 2) bytes at offset at,
+  /// the previous one's length size; sets k for the next one.
+  REFWIRE_PB_INLINE std::byte* close_run(std::byte* p, std::size_t at, std::size_t& k) {
+    const std::size_t n = offset(p) - at - k;
     if (at >= base_) [[likely]] {
       std::byte* b = stage_ + (at - base_);
       if (k == 1 && n < 0x80) {
         *b = static_cast<std::byte>(n);
-        return 1;
+        return p;
       }
       if (k == 2 && n >= 0x80 && n < 0x4000) {
         b[0] = static_cast<std::byte>(n | 0x80);
         b[1] = static_cast<std::byte>(n >> 7);
-        return 2;
+        return p;
       }
     }
-    return close_resize(at, k, n);
+    const std::size_t need = varint_size_(n);
+    p = close_resize(p, at, k, n);
+    k = need > 1 ? 2 : 1;
+    return p;
   }
-  [[gnu::noinline]] std::size_t close_resize(std::size_t at, std::size_t k, std::size_t n) {
+  [[gnu::noinline]] std::byte* close_resize(std::byte* p, std::size_t at, std::size_t k, std::size_t n) {
     const std::size_t need = varint_size_(n);
     if (need <= k) {  // shrink (k == 2, n < 128)
       const std::size_t less = k - need;
       if (at >= base_) {
         std::byte* b = stage_ + (at - base_);
         std::memmove(b + need, b + k, n);
-        pos_ -= less;
+        p -= less;
       } else {
         const auto first = out_.begin() + static_cast<std::ptrdiff_t>(at + need);
         out_.erase(first, first + static_cast<std::ptrdiff_t>(less));
         base_ = out_.size();
       }
       store_varint(at >= base_ ? stage_ + (at - base_) : out_.data() + at, n);
-      return need;
+      return p;
     }
-    if (k == 1) {
-      close_slow(at, n);
-      return need;
-    }
+    if (k == 1) return close_slow(p, at, n);
     // k == 2 and a longer length: grow by the difference, as close_slow does.
     const std::size_t extra = need - k;
     if (at >= base_) {
-      if (extra <= static_cast<std::size_t>(lim_ - pos_)) {
+      if (extra <= static_cast<std::size_t>(lim_ - p)) {
         std::byte* b = stage_ + (at - base_);
         std::memmove(b + need, b + k, n);
         store_varint(b, n);
-        pos_ += extra;
-        return need;
+        return p + extra;
       }
-      flush();
+      p = flush(p);
     }
     out_.insert(out_.begin() + static_cast<std::ptrdiff_t>(at + k), extra, std::byte{});
     base_ = out_.size();
     store_varint(out_.data() + at, n);
-    return need;
+    return p;
   }
-  [[gnu::noinline]] void close_slow(std::size_t at, std::size_t n) {
+  [[gnu::noinline]] std::byte* close_slow(std::byte* p, std::size_t at, std::size_t n) {
     const std::size_t extra = varint_size_(n) - 1;
     if (at >= base_) {
-      if (extra <= static_cast<std::size_t>(lim_ - pos_)) {
+      if (extra <= static_cast<std::size_t>(lim_ - p)) {
         std::byte* b = stage_ + (at - base_);
         std::memmove(b + 1 + extra, b + 1, n);
         store_varint(b, n);
-        pos_ += extra;
-        return;
+        return p + extra;
       }
-      flush();
+      p = flush(p);
     }
     // The reserved byte is in the output; the body runs on into the stage.
     if (extra != 0) {
@@ -232,12 +296,12 @@ class writer {
       base_ = out_.size();
     }
     store_varint(out_.data() + at, n);
+    return p;
   }
 
  private:
   std::vector<std::byte>& out_;
   std::byte stage_[stage_size];
-  std::byte* pos_ = stage_;
   std::byte* const lim_ = stage_ + stage_size;
   std::size_t base_;  // out_.size(): the output offset of stage_[0]
 };
@@ -414,24 +478,25 @@ constexpr std::uint64_t scalar_bits(T v) noexcept {
   }
 }
 
-/// A scalar's payload; the caller has ensured 10 free bytes.
+/// A scalar's payload at p, which has room for 10 bytes.
 template <class T, int_encoding E>
-REFWIRE_PB_INLINE void raw_scalar(writer& w, T v) {
+REFWIRE_PB_INLINE std::byte* store_scalar(std::byte* p, T v) noexcept {
   constexpr wire wt = scalar_wire<T, E>();
   const std::uint64_t bits = scalar_bits<T, E>(v);
   if constexpr (wt == w_varint) {
-    w.raw_varint(bits);
+    return writer::store_varint_wide(p, bits);
   } else if constexpr (wt == w_i32) {
-    w.raw_fixed(static_cast<std::uint32_t>(bits));
+    bin::store_le(p, static_cast<std::uint32_t>(bits));
+    return p + 4;
   } else {
-    w.raw_fixed(bits);
+    bin::store_le(p, bits);
+    return p + 8;
   }
 }
 
 template <class T, int_encoding E>
-REFWIRE_PB_INLINE void put_scalar(writer& w, T v) {
-  w.ensure(10);
-  raw_scalar<T, E>(w, v);
+REFWIRE_PB_INLINE std::byte* put_scalar(writer& w, std::byte* p, T v) {
+  return store_scalar<T, E>(w.ensure(p, 10), v);
 }
 
 template <class T, int_encoding E>
@@ -500,8 +565,82 @@ REFWIRE_PB_INLINE bool utf8_valid(const char* p, std::size_t n) noexcept {
   return true;
 }
 
-template <class T> void put_body(writer& w, const T& v);
-template <std::uint32_t N, int_encoding E, class T> REFWIRE_PB_INLINE void put_field(writer& w, const T& v);
+/// UTF-8 check for the encoder: up to 64 bytes are tested for ASCII in a
+/// few word loads (some overlapping), all inside [p, p + n); longer text
+/// goes to utf8_valid.
+REFWIRE_PB_INLINE bool text_valid(const char* p, std::size_t n) noexcept {
+  if (n > 64) return utf8_valid(p, n);
+  const auto word = [p](std::size_t at) {
+    std::uint64_t x;
+    std::memcpy(&x, p + at, 8);
+    return x;
+  };
+  std::uint64_t any;
+  if (n >= 8) {
+    any = word(0) | word(n - 8);
+    if (n > 16) any |= word(8) | word(n - 16);
+    if (n > 32) any |= word(16) | word(24) | word(n - 32) | word(n - 24);
+  } else if (n >= 4) {
+    std::uint32_t a, b;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, p + n - 4, 4);
+    any = a | b;
+  } else if (n != 0) {
+    any = static_cast<unsigned char>(p[0]) | static_cast<unsigned char>(p[n / 2]) |
+          static_cast<unsigned char>(p[n - 1]);
+  } else {
+    return true;
+  }
+  if ((any & 0x8080808080808080ULL) == 0) [[likely]] return true;
+  return utf8_valid_slow(p, n);
+}
+
+template <class T> std::byte* put_body(writer& w, std::byte* p, const T& v);
+template <std::uint32_t N, int_encoding E, class T>
+REFWIRE_PB_INLINE std::byte* put_field(writer& w, std::byte* p, const T& v);
+
+/// The most bytes a field of type T takes (tag included) when it is written
+/// with stores alone, bounded at compile time: scalars and uuids; else 0.
+template <class T>
+constexpr std::size_t fixed_room() {
+  if constexpr (has_codec<T>) return 0;
+  else if constexpr (category<T>() == cat::scalar) return 5 + 10;
+  else if constexpr (category<T>() == cat::uuid) return 5 + 17;
+  else return 0;
+}
+
+/// proto3 leaves out a zero scalar and a nil uuid.
+template <class T>
+constexpr bool fixed_is_default(const T& v) noexcept {
+  if constexpr (category<T>() == cat::scalar) return scalar_is_zero(v);
+  else return v.is_nil();
+}
+
+/// Field N holding a scalar or uuid v, at p with fixed_room<T>() bytes of room.
+template <std::uint32_t N, int_encoding E, class T>
+REFWIRE_PB_INLINE std::byte* store_elem(std::byte* p, const T& v) noexcept {
+  if constexpr (category<T>() == cat::scalar) {
+    return store_scalar<T, E>(writer::store_tag<tag_v<N, value_wire<T, E>()>>(p), v);
+  } else {
+    return writer::store_short_bytes(writer::store_tag<tag_v<N, w_len>>(p), v.bytes.data(), 16, true);
+  }
+}
+
+/// Field N holding a string or bytes (the caller has decided to write it).
+template <std::uint32_t N, class T>
+REFWIRE_PB_INLINE std::byte* put_text(writer& w, std::byte* p, const T& v) {
+  const std::size_t n = v.size();
+  if constexpr (is_string_v<T>) {
+    if (!text_valid(v.data(), n)) [[unlikely]] throw_invalid_utf8(v);
+  }
+  p = writer::store_tag<tag_v<N, w_len>>(w.ensure(p, 5 + 65));
+  if (n <= 64) [[likely]] {
+    bool padded = false;
+    if constexpr (is_string_v<T>) padded = v.capacity() >= 15;
+    return writer::store_short_bytes(p, v.data(), n, padded);
+  }
+  return w.put_bytes(writer::store_varint_wide(p, n), v.data(), n);
+}
 
 /// A value that is not singular, as the body of its wrapper message (field 1).
 template <class X, int_encoding E>
@@ -509,54 +648,25 @@ struct wrapped {
   const X& x;
 };
 
-/// The payload of a singular value (no tag): scalars, length + bytes, length + message body.
-template <int_encoding E, class T>
-REFWIRE_PB_INLINE void put_value(writer& w, const T& v) {
-  constexpr cat c = category<T>();
-  if constexpr (c == cat::scalar) {
-    put_scalar<T, E>(w, v);
-  } else if constexpr (c == cat::string || c == cat::blob) {
-    if constexpr (c == cat::string) {
-      if (!utf8_valid(v.data(), v.size())) [[unlikely]] throw_invalid_utf8(v);
-    }
-    w.put_varint(v.size());
-    w.put_bytes(v.data(), v.size());
-  } else if constexpr (c == cat::uuid) {
-    w.put_varint(16);
-    w.put_bytes(v.bytes.data(), 16);
-  } else {
-    w.ensure(1);
-    const std::size_t at = w.raw_open();
-    put_body(w, v);
-    w.close(at);
-  }
-}
-
 /// One occurrence of field N holding v, always written (repeated elements,
 /// map keys and values, oneof alternatives, present optionals).
 template <std::uint32_t N, int_encoding E, class T>
-REFWIRE_PB_INLINE void put_elem(writer& w, const T& v) {
+REFWIRE_PB_INLINE std::byte* put_elem(writer& w, std::byte* p, const T& v) {
   if constexpr (has_codec<T>) {
-    put_elem<N, E>(w, codec<T>::to_wire(v));
-  } else if constexpr (category<T>() == cat::scalar) {
-    w.ensure(15);
-    w.raw_tag<tag_v<N, value_wire<T, E>()>>();
-    raw_scalar<T, E>(w, v);
-  } else if constexpr (category<T>() == cat::message) {
-    w.ensure(6);
-    w.raw_tag<tag_v<N, w_len>>();
-    const std::size_t at = w.raw_open();
-    put_body(w, v);
-    w.close(at);
-  } else if constexpr (singular<T>()) {
-    w.put_tag<tag_v<N, value_wire<T, E>()>>();
-    put_value<E>(w, v);
+    return put_elem<N, E>(w, p, codec<T>::to_wire(v));
+  } else if constexpr (fixed_room<T>() != 0) {
+    return store_elem<N, E>(w.ensure(p, fixed_room<T>()), v);
+  } else if constexpr (category<T>() == cat::string || category<T>() == cat::blob) {
+    return put_text<N>(w, p, v);
   } else {
-    w.ensure(6);
-    w.raw_tag<tag_v<N, w_len>>();
-    const std::size_t at = w.raw_open();
-    put_field<1, E>(w, v);
-    w.close(at);
+    p = writer::store_tag<tag_v<N, w_len>>(w.ensure(p, 6));
+    const std::size_t at = w.offset(p);
+    if constexpr (category<T>() == cat::message) {
+      p = put_body(w, p + 1, v);
+    } else {
+      p = put_field<1, E>(w, p + 1, v);
+    }
+    return w.close(p, at);
   }
 }
 
@@ -605,63 +715,61 @@ inline std::size_t packed_payload_size(const C& v) {
 /// Field N holding v, under proto3's rules: zero scalars, empty strings and
 /// empty containers are not written; messages always are.
 template <std::uint32_t N, int_encoding E, class T>
-REFWIRE_PB_INLINE void put_field(writer& w, const T& v) {
+REFWIRE_PB_INLINE std::byte* put_field(writer& w, std::byte* p, const T& v) {
   constexpr cat c = category<T>();
   if constexpr (c == cat::codec) {
-    put_field<N, E>(w, codec<T>::to_wire(v));
-  } else if constexpr (c == cat::scalar) {
-    if (!scalar_is_zero(v)) put_elem<N, E>(w, v);
+    return put_field<N, E>(w, p, codec<T>::to_wire(v));
+  } else if constexpr (c == cat::scalar || c == cat::uuid) {
+    return fixed_is_default(v) ? p : put_elem<N, E>(w, p, v);
   } else if constexpr (c == cat::string || c == cat::blob) {
-    if (!v.empty()) put_elem<N, E>(w, v);
-  } else if constexpr (c == cat::uuid) {
-    if (!v.is_nil()) put_elem<N, E>(w, v);
+    return v.empty() ? p : put_elem<N, E>(w, p, v);
   } else if constexpr (c == cat::message) {
-    put_elem<N, E>(w, v);
+    return put_elem<N, E>(w, p, v);
   } else if constexpr (c == cat::optional) {
-    if (v) put_elem<N, E>(w, *v);
+    return v ? put_elem<N, E>(w, p, *v) : p;
   } else if constexpr (c == cat::repeated) {
     using El = repeated_elem_t<T>;
     const std::size_t count = container_size(v);
-    if (count == 0) return;
+    if (count == 0) return p;
     if constexpr (packable<El>()) {
       using S = scalar_of_t<El>;
-      w.ensure(15);
-      w.raw_tag<tag_v<N, w_len>>();
+      p = writer::store_tag<tag_v<N, w_len>>(w.ensure(p, 15));
       if constexpr (packed_varints<S, E>) {
         constexpr std::size_t most = max_varint_bytes<S, E>();
-        // The whole run through a local cursor, its length patched after,
-        // when the longest run fits the stage; else sized first.
-        if (count <= (writer::stage_size - 16) / most) {
-          w.ensure(count * most + 1);
-          const std::size_t at = w.raw_open();
-          std::byte* p = w.room(0);
-          for (const auto& e : v) p = writer::store_varint(p, scalar_bits<S, E>(as_scalar<El>(e)));
-          w.commit(p);
-          w.close(at);
-        } else {
-          w.raw_varint(packed_payload_size<E>(v));
-          for (const auto& e : v) put_scalar<S, E>(w, as_scalar<El>(e));
+        // The whole run, its length patched after, when the longest run
+        // fits the stage; else sized first.
+        if (count <= (writer::stage_size - 32) / most) {
+          p = w.ensure(p, count * most + 11);  // store_varint_wide may write 10 bytes at the last element
+          const std::size_t at = w.offset(p);
+          ++p;
+          for (const auto& e : v) p = writer::store_varint_wide(p, scalar_bits<S, E>(as_scalar<El>(e)));
+          return w.close(p, at);
         }
+        p = writer::store_varint_wide(p, packed_payload_size<E>(v));
+        for (const auto& e : v) p = put_scalar<S, E>(w, p, as_scalar<El>(e));
+        return p;
       } else {
-        w.raw_varint(packed_payload_size<E>(v));
+        p = writer::store_varint_wide(p, packed_payload_size<E>(v));
         if constexpr (packed_memcpy<El, E> && (is_vector<T>::value || is_std_array<T>::value || std::is_array_v<T>)) {
-          w.put_bytes(std::data(v), count * sizeof(El));
+          return w.put_bytes(p, std::data(v), count * sizeof(El));
         } else {
-          for (const auto& e : v) put_scalar<S, E>(w, as_scalar<El>(e));
+          for (const auto& e : v) p = put_scalar<S, E>(w, p, as_scalar<El>(e));
+          return p;
         }
       }
     } else if constexpr (category<El>() == cat::message) {
       // A run of messages: each reserves as many length bytes as the previous one needed.
       std::size_t k = 1;
       for (const auto& e : v) {
-        w.ensure(7);
-        w.raw_tag<tag_v<N, w_len>>();
-        const std::size_t at = w.raw_open(k);
-        put_body(w, static_cast<const El&>(e));
-        k = w.close(at, k) > 1 ? 2 : 1;
+        p = writer::store_tag<tag_v<N, w_len>>(w.ensure(p, 7));
+        const std::size_t at = w.offset(p);
+        p = put_body(w, p + k, static_cast<const El&>(e));
+        p = w.close_run(p, at, k);
       }
+      return p;
     } else {
-      for (const auto& e : v) put_elem<N, E>(w, static_cast<const El&>(e));
+      for (const auto& e : v) p = put_elem<N, E>(w, p, static_cast<const El&>(e));
+      return p;
     }
   } else if constexpr (c == cat::map) {
     using K = typename T::key_type;
@@ -669,44 +777,92 @@ REFWIRE_PB_INLINE void put_field(writer& w, const T& v) {
                   "refwire: protobuf map keys must be integers, bool or std::string (protobuf's rule); "
                   "use a vector of pairs (a repeated message) for other keys");
     for (const auto& [key, value] : v) {
-      w.ensure(15);
-      w.raw_tag<tag_v<N, w_len>>();
-      const std::size_t at = w.raw_open();
-      put_elem<1, E>(w, key);
-      put_elem<2, E>(w, value);
-      w.close(at);
+      p = writer::store_tag<tag_v<N, w_len>>(w.ensure(p, 15));
+      const std::size_t at = w.offset(p);
+      p = put_elem<1, E>(w, p + 1, key);
+      p = put_elem<2, E>(w, p, value);
+      p = w.close(p, at);
     }
+    return p;
   }
 }
 
-/// The fields of a message-like value (record, tuple, variant, timestamp, duration).
+/// For each of a record's fields, the room to check before it: the sum of
+/// fixed_room over the run of consecutive fixed-room fields it starts (runs
+/// of at most 512 bytes), 0 inside a run and for other fields (which check
+/// their own).
+template <class... Fs>
+constexpr std::array<std::size_t, sizeof...(Fs)> run_rooms() {
+  const std::array<std::size_t, sizeof...(Fs)> room{fixed_room<typename Fs::type>()...};
+  std::array<std::size_t, sizeof...(Fs)> run{};
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < room.size(); ++i) {
+    if (room[i] == 0) continue;
+    if (i == 0 || room[i - 1] == 0 || run[start] + room[i] > 512) start = i;
+    run[start] += room[i];
+  }
+  return run;
+}
+
+/// Field N of a record: a fixed-room field after its run's room check (Room,
+/// when it starts the run), any other through put_field.
+template <std::uint32_t N, int_encoding E, std::size_t Room, class T>
+REFWIRE_PB_INLINE std::byte* put_member(writer& w, std::byte* p, const T& v) {
+  if constexpr (fixed_room<T>() == 0) {
+    return put_field<N, E>(w, p, v);
+  } else {
+    if constexpr (Room != 0) p = w.ensure(p, Room);
+    return fixed_is_default(v) ? p : store_elem<N, E>(p, v);
+  }
+}
+
+/// A record's fields, in a fold of calls that keeps the cursor local (a
+/// lambda capturing it by reference, as for_each_field takes, would keep it
+/// in memory when not inlined).
+template <class T, class... Fs, std::size_t... I>
+REFWIRE_PB_INLINE std::byte* put_fields(writer& w, std::byte* p, const T& v, boost::mp11::mp_list<Fs...>,
+                                        std::index_sequence<I...>) {
+  [[maybe_unused]] static constexpr std::array<std::size_t, sizeof...(Fs)> rooms = run_rooms<Fs...>();
+  ((p = put_member<number_of<Fs>(), Fs::attr.encoding, rooms[I]>(w, p, Fs::get(v))), ...);
+  return p;
+}
+
+/// The fields of a message-like value (record, tuple, variant, timestamp,
+/// duration), from the cursor p; returns the cursor after them. Inlined
+/// into the top-level encode; nested messages go through put_body.
 template <class T>
-void put_body(writer& w, const T& v) {
+REFWIRE_PB_INLINE std::byte* put_message(writer& w, std::byte* p, const T& v) {
   if constexpr (is_timestamp<T>::value || is_duration<T>::value) {
     const seconds_nanos sn = split_time(v);
-    put_field<1, int_encoding::varint>(w, sn.seconds);
-    put_field<2, int_encoding::varint>(w, sn.nanos);
+    p = put_field<1, int_encoding::varint>(w, p, sn.seconds);
+    return put_field<2, int_encoding::varint>(w, p, sn.nanos);
   } else if constexpr (is_variant<T>::value) {
-    boost::mp11::mp_with_index<std::variant_size_v<T>>(v.index(), [&](auto I) {
-      put_elem<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(w, *std::get_if<I>(&v));
+    return boost::mp11::mp_with_index<std::variant_size_v<T>>(v.index(), [&](auto I) {
+      return put_elem<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(w, p, *std::get_if<I>(&v));
     });
   } else if constexpr (is_tuple<T>::value) {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (put_field<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(w, std::get<I>(v)), ...);
+      ((p = put_field<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(w, p, std::get<I>(v))), ...);
     }(std::make_index_sequence<std::tuple_size_v<T>>{});
+    return p;
   } else {
     check_numbers<T>();
-    for_each_field(v, [&](auto field, const auto& member) {
-      using F = decltype(field);
-      put_field<number_of<F>(), F::attr.encoding>(w, member);
-    });
+    static_assert(attribute_names_valid<T>(),
+                  "refwire: REFWIRE_ATTRIBUTES names a member that this type does not describe");
+    using Fs = walked_fields_t<T>;
+    return put_fields(w, p, v, Fs{}, std::make_index_sequence<boost::mp11::mp_size<Fs>::value>{});
   }
+}
+
+template <class T>
+std::byte* put_body(writer& w, std::byte* p, const T& v) {
+  return put_message(w, p, v);
 }
 
 /// A top-level value: a record, tuple or variant is the message; anything
 /// else (timestamps and durations included) is field 1 of a wrapper message.
 template <class T>
-void encode(writer& w, const T& v);
+REFWIRE_PB_INLINE std::byte* encode(writer& w, std::byte* p, const T& v);
 
 /// Appends v's encoding to out.
 template <class T>
@@ -714,8 +870,7 @@ void encode_into(std::vector<std::byte>& out, const T& v) {
   const std::size_t old = out.size();
   try {
     writer w(out);
-    encode(w, v);
-    w.flush();
+    w.finish(encode(w, w.start(), v));
   } catch (...) {
     out.resize(old);  // no partial encoding is left behind
     throw;
@@ -723,13 +878,13 @@ void encode_into(std::vector<std::byte>& out, const T& v) {
 }
 
 template <class T>
-void encode(writer& w, const T& v) {
+REFWIRE_PB_INLINE std::byte* encode(writer& w, std::byte* p, const T& v) {
   if constexpr (has_codec<T>) {
-    encode(w, codec<T>::to_wire(v));
+    return encode(w, p, codec<T>::to_wire(v));
   } else if constexpr (category<T>() == cat::message && !is_timestamp<T>::value && !is_duration<T>::value) {
-    put_body(w, v);
+    return put_message(w, p, v);
   } else {
-    put_field<1, int_encoding::varint>(w, v);
+    return put_field<1, int_encoding::varint>(w, p, v);
   }
 }
 
