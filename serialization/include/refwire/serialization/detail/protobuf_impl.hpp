@@ -739,8 +739,11 @@ void encode(writer& w, const T& v) {
 /// unknown-field switch. `end` is the end of the message being parsed.
 struct reader : bin::reader {
   bool reject_unknown;
+  /// The end of the whole input: a varint near the end of a nested message
+  /// may be loaded past it (within the input), then checked against end.
+  const std::byte* input_end;
   reader(std::span<const std::byte> in, const decode_options& o) noexcept
-      : bin::reader(in, o), reject_unknown(o.reject_unknown_fields) {}
+      : bin::reader(in, o), reject_unknown(o.reject_unknown_fields), input_end(in.data() + in.size()) {}
 };
 
 using bin::charge;
@@ -801,10 +804,14 @@ REFWIRE_PB_INLINE std::size_t varint10(const std::uint8_t* p, std::uint64_t& v) 
   return 0;
 }
 
-/// As varint10, for a varint that may run into end (fewer than ten bytes
-/// left): 0 also when it does not end before end.
-REFWIRE_PB_INLINE std::size_t varint_before(const std::uint8_t* p, const std::uint8_t* end, std::uint64_t& v) noexcept {
-  if (end - p >= 10) return varint10(p, v);
+/// As varint10, for a varint that must end by end (the bytes up to limit,
+/// at or past end, are readable): 0 also when it does not end before end.
+REFWIRE_PB_INLINE std::size_t varint_before(const std::uint8_t* p, const std::uint8_t* end, const std::uint8_t* limit,
+                                            std::uint64_t& v) noexcept {
+  if (limit - p >= 10) {
+    const std::size_t len = varint10(p, v);
+    return len <= static_cast<std::size_t>(end - p) ? len : 0;
+  }
   std::uint64_t res = 0;
   for (std::size_t i = 0; p + i != end; ++i) {
     const std::uint64_t b = p[i];
@@ -825,13 +832,13 @@ REFWIRE_PB_INLINE bool read_varint(reader& r, std::uint64_t& v) {
     r.cur += 1;
     return true;
   }
-  if (left >= 10) [[likely]] {
+  if (static_cast<std::size_t>(r.input_end - r.cur) >= 10) [[likely]] {
     const std::size_t len = varint10(p, v);
-    if (len != 0) [[likely]] {
+    if (len != 0 && len <= left) [[likely]] {
       r.cur += len;
       return true;
     }
-    return read_varint_slow(r, v);
+    return read_varint_slow(r, v);  // reports it within end
   }
   // Bounded by the bytes left (the end of a nested message or packed run is
   // near for its last fields); errors are reported out of line.
@@ -1145,9 +1152,10 @@ inline bool read_packed(reader& r, C& v, const std::byte* at, std::uint32_t& cou
       std::size_t k = 0;
       const auto* p = reinterpret_cast<const std::uint8_t*>(r.cur);
       const auto* const q = reinterpret_cast<const std::uint8_t*>(stop);
+      const auto* const limit = reinterpret_cast<const std::uint8_t*>(r.input_end);
       while (p != q) {
         std::uint64_t bits;
-        const std::size_t len = varint_before(p, q, bits);
+        const std::size_t len = varint_before(p, q, limit, bits);
         if (len == 0 || !scalar_try_bits<S, E>(bits, buf[k])) [[unlikely]] break;
         ++k;
         p += len;
