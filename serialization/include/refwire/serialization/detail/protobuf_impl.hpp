@@ -994,8 +994,10 @@ REFWIRE_PB_INLINE bool read_scalar(reader& r, T& v) {
 REFWIRE_PB_INLINE bool utf8_valid_read(const char* p, std::size_t n) noexcept {
   if (n >= 8) {
     std::uint64_t any, chunk;
-    std::memcpy(&any, p + n - 8, 8);
-    for (std::size_t i = 0; i + 8 < n; i += 8) {
+    std::memcpy(&any, p, 8);
+    std::memcpy(&chunk, p + n - 8, 8);
+    any |= chunk;
+    for (std::size_t i = 8; i + 8 < n; i += 8) {
       std::memcpy(&chunk, p + i, 8);
       any |= chunk;
     }
