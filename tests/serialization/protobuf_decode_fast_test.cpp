@@ -117,6 +117,69 @@ TEST(protobuf_decode_fast, packed_runs_of_every_length_round_trip) {
   }
 }
 
+TEST(protobuf_decode_fast, packed_runs_of_one_varint_length_with_one_odd_value_anywhere) {
+  // Runs of values of 1, 2 or 3 bytes (decoded a word at a time), each with
+  // one value of another length (or none) at every position, followed by
+  // another field or at the very end of the input.
+  const std::uint32_t of_length[] = {0, 100, 300, 70000};
+  const std::uint32_t odd[] = {5, 1000, 3000000, 0xffffffffU};
+  for (std::size_t len = 1; len <= 3; ++len) {
+    for (std::size_t n = 1; n <= 40; ++n) {
+      for (std::size_t at = 0; at <= n; ++at) {
+        for (const bool trailer : {false, true}) {
+          packs p;
+          for (std::size_t i = 0; i < n; ++i) {
+            const std::uint32_t x = i == at ? odd[len] : of_length[len] + static_cast<std::uint32_t>(i);
+            p.i32.push_back(static_cast<std::int32_t>(x));
+          }
+          if (trailer) p.u64 = {1};
+          packs back;
+          ASSERT_FALSE(decode(refwire::serialize<pbf>(p), back)) << len << " " << n << " " << at;
+          EXPECT_EQ(back, p) << len << " " << n << " " << at;
+        }
+      }
+    }
+  }
+}
+
+TEST(protobuf_decode_fast, out_of_range_values_inside_a_run_of_one_length) {
+  // u8: two-byte values 128..255 fit, 300 does not (at its own offset).
+  std::vector<std::byte> run;
+  for (int i = 0; i < 9; ++i) append_varint(run, 200);
+  append_varint(run, 300);
+  for (int i = 0; i < 9; ++i) append_varint(run, 201);
+  EXPECT_EQ(decode<packs>(packed(0x12, run)).message(),
+            "$.u8: value 300 (wire bits) out of range for u8, at offset 20");
+  // i16: three-byte values, 40000 out of range
+  std::vector<std::byte> wide;
+  for (int i = 0; i < 7; ++i) append_varint(wide, 20000);
+  append_varint(wide, 40000);
+  EXPECT_EQ(decode<packs>(packed(0x2a, wide)).message(),
+            "$.i16: value 40000 (wire bits) out of range for i16, at offset 23");
+  // one-byte enum values past the last enumerator are kept, as protobuf does
+  packs p;
+  ASSERT_FALSE(decode(packed(0x22, bytes_of({1, 2, 0, 1, 2, 7, 0, 1, 2, 1})), p));
+  EXPECT_EQ(p.colors.size(), 10U);
+}
+
+TEST(protobuf_decode_fast, a_run_of_one_length_cut_by_the_end_of_its_field) {
+  // two-byte varints, the run's length cutting the last one in half: the
+  // bytes after the run (another field) must not complete it
+  std::vector<std::byte> run;
+  for (int i = 0; i < 8; ++i) append_varint(run, 300);
+  std::vector<std::byte> in = {std::byte{0x0a}, static_cast<std::byte>(run.size() - 1)};
+  in.insert(in.end(), run.begin(), run.end());
+  in.push_back(std::byte{0x18});
+  in.push_back(std::byte{0x01});
+  EXPECT_EQ(decode<packs>(in).code(), refwire::errc::truncated);
+  // three-byte varints cut the same way
+  std::vector<std::byte> run3;
+  for (int i = 0; i < 6; ++i) append_varint(run3, 70000);
+  std::vector<std::byte> in3 = {std::byte{0x0a}, static_cast<std::byte>(run3.size() - 2)};
+  in3.insert(in3.end(), run3.begin(), run3.end());
+  EXPECT_EQ(decode<packs>(in3).code(), refwire::errc::truncated);
+}
+
 TEST(protobuf_decode_fast, packed_runs_append_to_earlier_runs_and_lone_elements) {
   // i32: packed {1, 300}, a lone 5, packed {-1}
   std::vector<std::byte> in = packed(0x0a, bytes_of({0x01, 0xac, 0x02}));

@@ -1123,6 +1123,40 @@ inline void push_map_key(reader& r, const K& key) {
   else push_key(r, static_cast<unsigned long long>(key));
 }
 
+/// Packed varints of one length L (1 to 3 bytes), a word at a time: the
+/// values of a packed run are often of one size. While the eight bytes at p
+/// (readable up to limit) begin with varints of L bytes only, as many as fit
+/// in the word (8, 4 or 2, all before q) are decoded into out + k at once;
+/// stops at anything else (the caller reads it one varint at a time).
+template <std::size_t L, class S, int_encoding E>
+REFWIRE_PB_INLINE void same_length_varints(const std::uint8_t*& p, const std::uint8_t* q, const std::uint8_t* limit,
+                                           S* out, std::size_t& k) noexcept {
+  constexpr std::size_t per = L == 3 ? 2 : 8 / L;  // varints a word
+  constexpr std::size_t span = per * L;            // their bytes
+  constexpr std::uint64_t high = span == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * span)) - 1;
+  constexpr std::uint64_t mask = 0x8080808080808080ULL & high;  // the continuation bits
+  constexpr std::uint64_t pattern = [] {                         // set on all but each varint's last byte
+    std::uint64_t m = 0;
+    for (std::size_t i = 0; i < per; ++i)
+      for (std::size_t j = 0; j + 1 < L; ++j) m |= std::uint64_t{0x80} << (8 * (i * L + j));
+    return m;
+  }();
+  while (static_cast<std::size_t>(q - p) >= span && limit - p >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    if constexpr (std::endian::native != std::endian::little) w = __builtin_bswap64(w);
+    if ((w & mask) != pattern) return;
+    for (std::size_t i = 0; i < per; ++i) {
+      const std::uint64_t y = w >> (8 * L * i);
+      std::uint64_t v = 0;
+      for (std::size_t j = 0; j < L; ++j) v |= (y >> j) & (std::uint64_t{0x7f} << (7 * j));
+      if (!scalar_try_bits<S, E>(v, out[k + i])) [[unlikely]] return;
+    }
+    k += per;
+    p += span;
+  }
+}
+
 /// p, with what it points to hidden from the optimizer: g++ copies a range
 /// it knows to be within a small stack array with `rep movsq`, whose start-up
 /// cost (tens of cycles on current x86) exceeds a memcpy call's for the tens
@@ -1161,6 +1195,10 @@ inline bool read_packed(reader& r, C& v, const std::byte* at, std::uint32_t& cou
         if (len == 0 || !scalar_try_bits<S, E>(bits, buf[k])) [[unlikely]] break;
         ++k;
         p += len;
+        // Then any more of the same length, a word at a time.
+        if (len == 1) same_length_varints<1, S, E>(p, q, limit, buf, k);
+        else if (len == 2) same_length_varints<2, S, E>(p, q, limit, buf, k);
+        else if (len == 3) same_length_varints<3, S, E>(p, q, limit, buf, k);
       }
       if (p == q) [[likely]] {
         // k is the number of bytes without a continuation bit, as counted below.
