@@ -8,11 +8,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,27 +50,19 @@ namespace {
 
 using pbf = refwire::protobuf;
 
-struct heap_input {
-  std::unique_ptr<std::byte[]> data;
-  std::size_t size;
-  explicit heap_input(const std::vector<std::byte>& v) : data(new std::byte[v.size() + (v.empty() ? 1 : 0)]), size(v.size()) {
-    for (std::size_t i = 0; i < v.size(); ++i) data[i] = v[i];
-  }
-  [[nodiscard]] std::span<const std::byte> span() const { return {data.get(), size}; }
-};
-
 std::vector<std::byte> bytes_of(std::initializer_list<unsigned> b) {
-  std::vector<std::byte> v;
-  for (unsigned x : b) v.push_back(static_cast<std::byte>(x));
+  std::vector<std::byte> v(b.size());
+  std::transform(b.begin(), b.end(), v.begin(), [](unsigned x) { return static_cast<std::byte>(x); });
   return v;
 }
 
+/// Appends the varint encoding of x to v.
 void append_varint(std::vector<std::byte>& v, std::uint64_t x) {
-  while (x >= 0x80) {
-    v.push_back(static_cast<std::byte>(x | 0x80));
+  do {
+    const auto low = static_cast<unsigned>(x & 0x7f);
     x >>= 7;
-  }
-  v.push_back(static_cast<std::byte>(x));
+    v.push_back(static_cast<std::byte>(x != 0 ? (low | 0x80) : low));
+  } while (x != 0);
 }
 
 /// Field `tag` as a packed run of the given raw bytes.
@@ -81,8 +75,10 @@ std::vector<std::byte> packed(unsigned tag, const std::vector<std::byte>& payloa
 
 template <class T>
 refwire::error decode(const std::vector<std::byte>& bytes, T& out, const refwire::decode_options& o = {}) {
-  const heap_input in(bytes);
-  return refwire::deserialize<pbf>(in.span(), out, o);
+  // An exact-size heap copy: ASan catches any read past its end.
+  const auto copy = std::make_unique_for_overwrite<std::byte[]>(bytes.size());
+  std::copy(bytes.begin(), bytes.end(), copy.get());
+  return refwire::deserialize<pbf>(std::span<const std::byte>(copy.get(), bytes.size()), out, o);
 }
 
 template <class T>
