@@ -1498,10 +1498,6 @@ REFWIRE_PB_INLINE bool take_tag(reader& r) noexcept {
   return true;
 }
 
-/// The fields of a record in declaration order, each tested against its
-/// compile-time tag (proto3 omits zero fields, so a miss moves on to the next
-/// field). Stops at the first field out of order; the general loop reads the
-/// rest (and anything unknown).
 /// One field of read_in_order; Slot is its position among the walked fields.
 template <class F, std::size_t Slot, class M>
 REFWIRE_PB_INLINE bool read_next_in_order(reader& r, M& member, std::uint32_t* counts) {
@@ -1529,6 +1525,10 @@ REFWIRE_PB_INLINE bool read_all_in_order([[maybe_unused]] reader& r, [[maybe_unu
   return (read_next_in_order<Fs, Slot>(r, Fs::get(v), counts) && ...);
 }
 
+/// The fields of a record in declaration order, each tested against its
+/// compile-time tag (proto3 omits zero fields, so a miss moves on to the next
+/// field). Stops at the first field out of order; the general loop reads the
+/// rest (and anything unknown).
 template <class T>
 REFWIRE_PB_INLINE bool read_in_order(reader& r, T& v, std::uint32_t* counts) {
   using Fs = walked_fields_t<T>;
