@@ -151,7 +151,10 @@ std::size_t count_run(const std::byte* p, const std::byte* end, const std::byte*
     if (len > static_cast<std::size_t>(end - p)) return n;
     p += len;
     ++n;
-    if (static_cast<std::size_t>(end - p) < tag_len || std::memcmp(p, tag, tag_len) != 0) return n;
+    if (static_cast<std::size_t>(end - p) < tag_len) return n;
+    for (std::size_t i = 0; i < tag_len; ++i) {  // a tag is a byte or two: no memcmp call
+      if (p[i] != tag[i]) return n;
+    }
     p += tag_len;
   }
 }

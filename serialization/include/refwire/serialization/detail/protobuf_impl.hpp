@@ -894,8 +894,11 @@ REFWIRE_PB_INLINE std::byte* encode(writer& w, std::byte* p, const T& v) {
 /// unknown-field switch. `end` is the end of the message being parsed.
 struct reader : bin::reader {
   bool reject_unknown;
+  /// The end of the whole input: a varint near the end of a nested message
+  /// may be loaded past it (within the input), then checked against end.
+  const std::byte* input_end;
   reader(std::span<const std::byte> in, const decode_options& o) noexcept
-      : bin::reader(in, o), reject_unknown(o.reject_unknown_fields) {}
+      : bin::reader(in, o), reject_unknown(o.reject_unknown_fields), input_end(in.data() + in.size()) {}
 };
 
 using bin::charge;
@@ -921,6 +924,61 @@ bool fail_array(reader& r, const std::byte* at, std::size_t extent);
 /// (p is just after the first tag, whose bytes are [tag, tag + tag_len)).
 std::size_t count_run(const std::byte* p, const std::byte* end, const std::byte* tag, std::size_t tag_len) noexcept;
 
+/// The varint at p, which has ten readable bytes (no bounds checks): its
+/// length (1 to 10) with its value in v, or 0 when it is longer than ten
+/// bytes or exceeds 64 bits. Each byte is added whole and the previous
+/// byte's continuation bit subtracted.
+REFWIRE_PB_INLINE std::size_t varint10(const std::uint8_t* p, std::uint64_t& v) noexcept {
+  std::uint64_t res = p[0];
+  if (res < 0x80) {
+    v = res;
+    return 1;
+  }
+  std::uint64_t b;
+#define REFWIRE_PB_VARINT_STEP(i)                  \
+  b = p[i];                                        \
+  res += (b - 1) << (7 * (i));                     \
+  if (b < 0x80) {                                  \
+    v = res;                                       \
+    return (i) + 1;                                \
+  }
+  REFWIRE_PB_VARINT_STEP(1)
+  REFWIRE_PB_VARINT_STEP(2)
+  REFWIRE_PB_VARINT_STEP(3)
+  REFWIRE_PB_VARINT_STEP(4)
+  REFWIRE_PB_VARINT_STEP(5)
+  REFWIRE_PB_VARINT_STEP(6)
+  REFWIRE_PB_VARINT_STEP(7)
+  REFWIRE_PB_VARINT_STEP(8)
+#undef REFWIRE_PB_VARINT_STEP
+  b = p[9];
+  if (b <= 1) {
+    v = res + ((b - 1) << 63);
+    return 10;
+  }
+  return 0;
+}
+
+/// As varint10, for a varint that must end by end (the bytes up to limit,
+/// at or past end, are readable): 0 also when it does not end before end.
+REFWIRE_PB_INLINE std::size_t varint_before(const std::uint8_t* p, const std::uint8_t* end, const std::uint8_t* limit,
+                                            std::uint64_t& v) noexcept {
+  if (limit - p >= 10) {
+    const std::size_t len = varint10(p, v);
+    return len <= static_cast<std::size_t>(end - p) ? len : 0;
+  }
+  std::uint64_t res = 0;
+  for (std::size_t i = 0; p + i != end; ++i) {
+    const std::uint64_t b = p[i];
+    res |= (b & 0x7f) << (7 * i);
+    if (b < 0x80) {
+      v = res;
+      return i + 1;
+    }
+  }
+  return 0;
+}
+
 REFWIRE_PB_INLINE bool read_varint(reader& r, std::uint64_t& v) {
   const auto* p = reinterpret_cast<const std::uint8_t*>(r.cur);
   const std::size_t left = r.left();
@@ -929,35 +987,13 @@ REFWIRE_PB_INLINE bool read_varint(reader& r, std::uint64_t& v) {
     r.cur += 1;
     return true;
   }
-  if (left >= 10) [[likely]] {
-    // No bounds checks: ten bytes are there. Each byte is added whole and
-    // the previous byte's continuation bit subtracted (p[0] has it set).
-    std::uint64_t res = p[0];
-    std::uint64_t b;
-#define REFWIRE_PB_VARINT_STEP(i)                  \
-  b = p[i];                                        \
-  res += (b - 1) << (7 * (i));                     \
-  if (b < 0x80) {                                  \
-    v = res;                                       \
-    r.cur += (i) + 1;                              \
-    return true;                                   \
-  }
-    REFWIRE_PB_VARINT_STEP(1)
-    REFWIRE_PB_VARINT_STEP(2)
-    REFWIRE_PB_VARINT_STEP(3)
-    REFWIRE_PB_VARINT_STEP(4)
-    REFWIRE_PB_VARINT_STEP(5)
-    REFWIRE_PB_VARINT_STEP(6)
-    REFWIRE_PB_VARINT_STEP(7)
-    REFWIRE_PB_VARINT_STEP(8)
-#undef REFWIRE_PB_VARINT_STEP
-    b = p[9];
-    if (b <= 1) {
-      v = res + ((b - 1) << 63);
-      r.cur += 10;
+  if (static_cast<std::size_t>(r.input_end - r.cur) >= 10) [[likely]] {
+    const std::size_t len = varint10(p, v);
+    if (len != 0 && len <= left) [[likely]] {
+      r.cur += len;
       return true;
     }
-    return read_varint_slow(r, v);
+    return read_varint_slow(r, v);  // reports it within end
   }
   // Bounded by the bytes left (the end of a nested message or packed run is
   // near for its last fields); errors are reported out of line.
@@ -1049,17 +1085,16 @@ constexpr bool fits(I i) noexcept {
   }
 }
 
-/// Decodes a scalar's bits (varint or fixed, already read) into v, checking the range.
+/// Decodes a scalar's bits (varint or fixed, already read) into v; false
+/// (v unchanged) when the value is out of v's range.
 template <class T, int_encoding E>
-REFWIRE_PB_INLINE bool scalar_from_bits(reader& r, const std::byte* at, std::uint64_t bits, T& v) {
+REFWIRE_PB_INLINE bool scalar_try_bits(std::uint64_t bits, T& v) noexcept {
   using B = scalar_base_t<T>;
   if constexpr (is_bool_v<B>) {
     v = static_cast<T>(bits != 0);
-    return true;
   } else if constexpr (is_float_v<B>) {
     if constexpr (sizeof(B) == 4) v = std::bit_cast<float>(static_cast<std::uint32_t>(bits));
     else v = std::bit_cast<double>(bits);
-    return true;
   } else {
     using I = wire_int_t<B>;
     using U = std::make_unsigned_t<I>;
@@ -1071,9 +1106,21 @@ REFWIRE_PB_INLINE bool scalar_from_bits(reader& r, const std::byte* at, std::uin
       i = static_cast<I>(static_cast<U>(bits));  // protobuf truncates a 64-bit varint to 32 bits
     }
     if constexpr (!std::is_same_v<I, B>) {
-      if (!fits<B>(i)) [[unlikely]] return fail_range(r, at, bin::scalar_name<B>(), bits);
+      if (!fits<B>(i)) [[unlikely]] return false;
     }
     v = static_cast<T>(static_cast<B>(i));
+  }
+  return true;
+}
+
+/// Decodes a scalar's bits (varint or fixed, already read) into v, checking the range.
+template <class T, int_encoding E>
+REFWIRE_PB_INLINE bool scalar_from_bits(reader& r, const std::byte* at, std::uint64_t bits, T& v) {
+  using B = scalar_base_t<T>;
+  if constexpr (is_bool_v<B> || is_float_v<B>) {
+    return scalar_try_bits<T, E>(bits, v);
+  } else {
+    if (!scalar_try_bits<T, E>(bits, v)) [[unlikely]] return fail_range(r, at, bin::scalar_name<B>(), bits);
     return true;
   }
 }
@@ -1097,6 +1144,31 @@ REFWIRE_PB_INLINE bool read_scalar(reader& r, T& v) {
   return scalar_from_bits<T, E>(r, at, bits, v);
 }
 
+/// A decoded string's UTF-8 check: all ASCII is found with a few (possibly
+/// overlapping) loads, without a byte loop; anything else is validated whole.
+REFWIRE_PB_INLINE bool utf8_valid_read(const char* p, std::size_t n) noexcept {
+  if (n >= 8) {
+    std::uint64_t any, chunk;
+    std::memcpy(&any, p, 8);
+    std::memcpy(&chunk, p + n - 8, 8);
+    any |= chunk;
+    for (std::size_t i = 8; i + 8 < n; i += 8) {
+      std::memcpy(&chunk, p + i, 8);
+      any |= chunk;
+    }
+    if ((any & 0x8080808080808080ULL) == 0) [[likely]] return true;
+  } else if (n >= 4) {
+    std::uint32_t a, b;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, p + n - 4, 4);
+    if (((a | b) & 0x80808080U) == 0) [[likely]] return true;
+  } else if (n == 0 || ((static_cast<unsigned char>(p[0]) | static_cast<unsigned char>(p[n / 2]) |
+                         static_cast<unsigned char>(p[n - 1])) & 0x80U) == 0) {
+    return true;  // p[0], p[n / 2] and p[n - 1] are every byte of n <= 3
+  }
+  return utf8_valid_slow(p, n);
+}
+
 template <class T>
 bool time_from(reader& r, const std::byte* at, seconds_nanos sn, T& v);
 
@@ -1112,10 +1184,22 @@ REFWIRE_PB_INLINE bool read_value(reader& r, T& v) {
     if (!read_length(r, n, c == cat::string ? "string" : "bytes")) [[unlikely]] return false;
     if (!charge(r, n)) [[unlikely]] return false;
     if constexpr (c == cat::string) {
-      if (!utf8_valid(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n))) [[unlikely]]
+      if (!utf8_valid_read(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n))) [[unlikely]]
         return fail_utf8(r, at);
-      if (v.empty()) v = T(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n));
-      else v.assign(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n));
+      if (v.empty()) {
+        // Constructed in place: one copy (a temporary moved in copies a
+        // short string twice; assign goes through the general replace).
+        T* const s = std::addressof(v);
+        s->~T();
+        try {
+          ::new (static_cast<void*>(s)) T(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n));
+        } catch (...) {
+          ::new (static_cast<void*>(s)) T();
+          throw;
+        }
+      } else {
+        v.assign(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n));
+      }
     } else {
       v.assign(r.cur, r.cur + n);
     }
@@ -1194,6 +1278,52 @@ inline void push_map_key(reader& r, const K& key) {
   else push_key(r, static_cast<unsigned long long>(key));
 }
 
+/// Packed varints of one length L (1 to 3 bytes), a word at a time: the
+/// values of a packed run are often of one size. While the eight bytes at p
+/// (readable up to limit) begin with varints of L bytes only, as many as fit
+/// in the word (8, 4 or 2, all before q) are decoded into out + k at once;
+/// stops at anything else (the caller reads it one varint at a time).
+template <std::size_t L, class S, int_encoding E>
+REFWIRE_PB_INLINE void same_length_varints(const std::uint8_t*& p, const std::uint8_t* q, const std::uint8_t* limit,
+                                           S* out, std::size_t& k) noexcept {
+  constexpr std::size_t per = L == 3 ? 2 : 8 / L;  // varints a word
+  constexpr std::size_t span = per * L;            // their bytes
+  constexpr std::uint64_t high = span == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * span)) - 1;
+  constexpr std::uint64_t mask = 0x8080808080808080ULL & high;  // the continuation bits
+  constexpr std::uint64_t pattern = [] {                         // set on all but each varint's last byte
+    std::uint64_t m = 0;
+    for (std::size_t i = 0; i < per; ++i)
+      for (std::size_t j = 0; j + 1 < L; ++j) m |= std::uint64_t{0x80} << (8 * (i * L + j));
+    return m;
+  }();
+  while (static_cast<std::size_t>(q - p) >= span && limit - p >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    if constexpr (std::endian::native != std::endian::little) w = __builtin_bswap64(w);
+    if ((w & mask) != pattern) return;
+    for (std::size_t i = 0; i < per; ++i) {
+      const std::uint64_t y = w >> (8 * L * i);
+      std::uint64_t v = 0;
+      for (std::size_t j = 0; j < L; ++j) v |= (y >> j) & (std::uint64_t{0x7f} << (7 * j));
+      if (!scalar_try_bits<S, E>(v, out[k + i])) [[unlikely]] return;
+    }
+    k += per;
+    p += span;
+  }
+}
+
+/// p, with what it points to hidden from the optimizer: g++ copies a range
+/// it knows to be within a small stack array with `rep movsq`, whose start-up
+/// cost (tens of cycles on current x86) exceeds a memcpy call's for the tens
+/// of bytes of a short packed run.
+template <class P>
+REFWIRE_PB_INLINE P* opaque(P* p) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  asm("" : "+r"(p));
+#endif
+  return p;
+}
+
 template <int_encoding E, class C>
 inline bool read_packed(reader& r, C& v, const std::byte* at, std::uint32_t& count) {
   using El = repeated_elem_t<C>;
@@ -1202,6 +1332,42 @@ inline bool read_packed(reader& r, C& v, const std::byte* at, std::uint32_t& cou
   std::uint64_t n;
   if (!read_length(r, n, "packed field")) [[unlikely]] return false;
   const std::byte* const stop = r.cur + n;
+  if constexpr (wt == w_varint && is_vector<C>::value && !has_codec<El> && !std::is_same_v<C, std::vector<bool>>) {
+    // A short run: decoded onto the stack in one pass, then appended with
+    // one allocation. Its element count is known only at the end, so any
+    // bad varint or value falls through to the general path below, which
+    // checks the limits first and reports the same error as ever.
+    constexpr std::size_t short_run = 128;
+    if (n <= short_run) {
+      S buf[short_run];
+      std::size_t k = 0;
+      const auto* p = reinterpret_cast<const std::uint8_t*>(r.cur);
+      const auto* const q = reinterpret_cast<const std::uint8_t*>(stop);
+      const auto* const limit = reinterpret_cast<const std::uint8_t*>(r.input_end);
+      while (p != q) {
+        std::uint64_t bits;
+        const std::size_t len = varint_before(p, q, limit, bits);
+        if (len == 0 || !scalar_try_bits<S, E>(bits, buf[k])) [[unlikely]] break;
+        ++k;
+        p += len;
+        // Then any more of the same length, a word at a time.
+        if (len == 1) same_length_varints<1, S, E>(p, q, limit, buf, k);
+        else if (len == 2) same_length_varints<2, S, E>(p, q, limit, buf, k);
+        else if (len == 3) same_length_varints<3, S, E>(p, q, limit, buf, k);
+      }
+      if (p == q) [[likely]] {
+        // k is the number of bytes without a continuation bit, as counted below.
+        if (k > r.elements_left) [[unlikely]] return fail_elements(r, k);
+        if (k > r.alloc_left / sizeof(El)) [[unlikely]] return fail_alloc(r, k * sizeof(El));
+        r.elements_left -= k;
+        r.alloc_left -= k * sizeof(El);
+        const S* const src = opaque(buf);
+        v.insert(v.end(), src, src + k);
+        r.cur = stop;
+        return true;
+      }
+    }
+  }
   std::uint64_t elems;
   if constexpr (wt == w_varint) {
     elems = 0;  // the bytes without a continuation bit, 8 at a time
@@ -1249,6 +1415,21 @@ inline bool read_packed(reader& r, C& v, const std::byte* at, std::uint32_t& cou
     const std::size_t old = v.size();
     v.resize(old + static_cast<std::size_t>(elems));
     El* out = v.data() + old;
+    if constexpr (wt == w_varint) {
+      // A local cursor, without bounds checks while ten bytes are left; a
+      // varint that is too long or out of range stops it, and the checked
+      // loop below reads that varint again and reports it.
+      const auto* p = reinterpret_cast<const std::uint8_t*>(r.cur);
+      const auto* const safe = reinterpret_cast<const std::uint8_t*>(stop);
+      while (safe - p >= 10) {
+        std::uint64_t bits;
+        const std::size_t len = varint10(p, bits);
+        if (len == 0 || !scalar_try_bits<S, E>(bits, *out)) [[unlikely]] break;
+        ++out;
+        p += len;
+      }
+      r.cur = reinterpret_cast<const std::byte*>(p);
+    }
     while (r.cur != r.end) {
       S s{};
       if (!read_scalar<S, E>(r, s)) [[unlikely]] {
@@ -1472,31 +1653,41 @@ REFWIRE_PB_INLINE bool take_tag(reader& r) noexcept {
   return true;
 }
 
+/// One field of read_in_order; Slot is its position among the walked fields.
+template <class F, std::size_t Slot, class M>
+REFWIRE_PB_INLINE bool read_next_in_order(reader& r, M& member, std::uint32_t* counts) {
+  constexpr std::uint32_t tag = expected_tag<M, F::attr.encoding, number_of<F>()>();
+  if constexpr (tag != 0) {
+    constexpr bool many = category<M>() == cat::repeated || category<M>() == cat::map;
+    do {
+      const std::byte* at = r.cur;
+      if (!take_tag<tag>(r)) break;
+      if (!read_field<F::attr.encoding>(r, tag & 7, member, number_of<F>(), at, counts[Slot])) [[unlikely]] {
+        push_field(r, F::name, F::index);
+        return false;
+      }
+    } while (many);
+  }
+  return true;
+}
+
+/// Expands the walked fields into one read_next_in_order each (the reader,
+/// value and counts stay function arguments, not captures of a closure).
+template <class T, class... Fs, std::size_t... Slot>
+REFWIRE_PB_INLINE bool read_all_in_order([[maybe_unused]] reader& r, [[maybe_unused]] T& v,
+                                         [[maybe_unused]] std::uint32_t* counts, boost::mp11::mp_list<Fs...>,
+                                         std::index_sequence<Slot...>) {
+  return (read_next_in_order<Fs, Slot>(r, Fs::get(v), counts) && ...);
+}
+
 /// The fields of a record in declaration order, each tested against its
 /// compile-time tag (proto3 omits zero fields, so a miss moves on to the next
 /// field). Stops at the first field out of order; the general loop reads the
 /// rest (and anything unknown).
 template <class T>
 REFWIRE_PB_INLINE bool read_in_order(reader& r, T& v, std::uint32_t* counts) {
-  std::size_t slot = 0;
-  return detail::all_fields(v, [&](auto field, auto& member) {
-    using F = decltype(field);
-    using M = std::remove_cvref_t<decltype(member)>;
-    const std::size_t my_slot = slot++;
-    constexpr std::uint32_t tag = expected_tag<M, F::attr.encoding, number_of<F>()>();
-    if constexpr (tag != 0) {
-      constexpr bool many = category<M>() == cat::repeated || category<M>() == cat::map;
-      do {
-        const std::byte* at = r.cur;
-        if (!take_tag<tag>(r)) break;
-        if (!read_field<F::attr.encoding>(r, tag & 7, member, number_of<F>(), at, counts[my_slot])) [[unlikely]] {
-          push_field(r, F::name, F::index);
-          return false;
-        }
-      } while (many);
-    }
-    return true;
-  });
+  using Fs = walked_fields_t<T>;
+  return read_all_in_order(r, v, counts, Fs{}, std::make_index_sequence<boost::mp11::mp_size<Fs>::value>{});
 }
 
 /// Parses the fields of a message-like value from r.cur to r.end, merging
