@@ -9,41 +9,13 @@
 #include <vector>
 
 #include "field_eq.hpp"
+#include "legacy_money.hpp"
 #include "shapes.hpp"
 
 using namespace shapes;
 using testing_support::expect_fields_eq;
 
-namespace legacy {
-/// A type we pretend not to own: no describe, private state.
-class money {
- public:
-  money() = default;
-  explicit money(std::int64_t cents) : cents_(cents) {}
-  [[nodiscard]] std::int64_t cents() const { return cents_; }
-  friend bool operator==(const money&, const money&) = default;
-
- private:
-  std::int64_t cents_ = 0;
-};
-}  // namespace legacy
-
-template <>
-struct refwire::codec<legacy::money> {
-  using wire = std::int64_t;
-  static std::int64_t to_wire(const legacy::money& m) { return m.cents(); }
-  static legacy::money from_wire(std::int64_t&& c) {
-    if (c < 0) throw std::invalid_argument("money cannot be negative");
-    return legacy::money(c);
-  }
-};
-
-struct wallet {
-  std::string owner;
-  legacy::money balance;
-  std::vector<legacy::money> history;
-};
-BOOST_DESCRIBE_STRUCT(wallet, (), (owner, balance, history))
+using legacy::wallet;
 
 namespace {
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "legacy_money.hpp"
 #include "shapes.hpp"
 
 namespace json_shapes {
@@ -29,24 +30,8 @@ inline shapes::containers full_containers() {
   return c;
 }
 
-/// A type we pretend not to own (codec surrogate: an integer).
-class money {
- public:
-  money() = default;
-  explicit money(std::int64_t cents) : cents_(cents) {}
-  [[nodiscard]] std::int64_t cents() const { return cents_; }
-  friend bool operator==(const money&, const money&) = default;
-
- private:
-  std::int64_t cents_ = 0;
-};
-
-struct wallet {
-  std::string owner;
-  money balance;
-  std::vector<money> history;
-};
-BOOST_DESCRIBE_STRUCT(wallet, (), (owner, balance, history))
+using legacy::money;
+using legacy::wallet;
 
 /// JSON text inside a string, parsed by its codec with refwire::from_json (a
 /// decode nested in a decode on the same thread).
@@ -124,16 +109,6 @@ struct pretty_sample {
 BOOST_DESCRIBE_STRUCT(pretty_sample, (), (n, v, e, m, o))
 
 }  // namespace json_shapes
-
-template <>
-struct refwire::codec<json_shapes::money> {
-  using wire = std::int64_t;
-  static std::int64_t to_wire(const json_shapes::money& m) { return m.cents(); }
-  static json_shapes::money from_wire(std::int64_t&& c) {
-    if (c < 0) throw std::invalid_argument("money cannot be negative");
-    return json_shapes::money(c);
-  }
-};
 
 template <>
 struct refwire::codec<json_shapes::json_text> {

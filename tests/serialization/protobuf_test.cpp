@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "field_eq.hpp"
+#include "legacy_money.hpp"
 #include "protobuf_shapes.hpp"
 #include "shapes.hpp"
 
@@ -428,43 +429,14 @@ TEST(protobuf_schema, two_types_with_one_name_throw) {
 
 // ------------------------------------------------------------------- codec
 
-namespace legacy_pb {
-class money {
- public:
-  money() = default;
-  explicit money(std::int64_t cents) : cents_(cents) {}
-  [[nodiscard]] std::int64_t cents() const { return cents_; }
-  friend bool operator==(const money&, const money&) = default;
-
- private:
-  std::int64_t cents_ = 0;
-};
-struct wallet {
-  std::string owner;
-  money balance;
-  std::vector<money> history;
-  friend bool operator==(const wallet&, const wallet&) = default;
-};
-BOOST_DESCRIBE_STRUCT(wallet, (), (owner, balance, history))
-}  // namespace legacy_pb
-
-template <>
-struct refwire::codec<legacy_pb::money> {
-  using wire = std::int64_t;
-  static std::int64_t to_wire(const legacy_pb::money& m) { return m.cents(); }
-  static legacy_pb::money from_wire(std::int64_t&& c) {
-    if (c < 0) throw std::invalid_argument("money cannot be negative");
-    return legacy_pb::money(c);
-  }
-};
 
 TEST(protobuf_codec, surrogate_round_trip_schema_and_rejection) {
-  const legacy_pb::wallet w{"me", legacy_pb::money(150), {legacy_pb::money(1), legacy_pb::money(0)}};
+  const legacy::wallet w{"me", legacy::money(150), {legacy::money(1), legacy::money(0)}};
   EXPECT_EQ(hex(refwire::serialize<pbf>(w)), "0a 02 6d 65 10 96 01 1a 02 01 00");
   EXPECT_EQ(round_trip(w), w);
-  EXPECT_NE(refwire::proto_schema<legacy_pb::wallet>().find("  int64 balance = 2;\n  repeated int64 history = 3;\n"),
+  EXPECT_NE(refwire::proto_schema<legacy::wallet>().find("  int64 balance = 2;\n  repeated int64 history = 3;\n"),
             std::string::npos);
-  legacy_pb::wallet out;
+  legacy::wallet out;
   const refwire::error e = refwire::deserialize<pbf>(bytes_of({0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}), out);
   EXPECT_EQ(e.code(), refwire::errc::invalid_value);
   EXPECT_EQ(e.message(), "$.balance: money cannot be negative, at offset 0");
