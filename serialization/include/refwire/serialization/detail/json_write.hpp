@@ -175,39 +175,113 @@ inline constexpr auto digit_pairs = [] {
   return a;
 }();
 
+/// The two digits of i < 100 at p.
+inline void put_pair(char* p, std::uint32_t i) noexcept { std::memcpy(p, digit_pairs.data() + 2 * i, 2); }
+
+/// u / 10^E as a 32.32 fixed-point number whose fraction yields the following
+/// digits exactly (J. Jeaiii's constants; every u < 10^(E+2) is checked).
+template <unsigned E>
+inline std::uint64_t fixed_point(std::uint32_t u) noexcept {
+  constexpr unsigned shift = E / 5 * E * 53 / 16;
+  constexpr std::uint64_t pow10 = [] {
+    std::uint64_t r = 1;
+    for (unsigned i = 0; i < E; ++i) r *= 10;
+    return r;
+  }();
+  constexpr std::uint64_t mul = (std::uint64_t{1} << (32 + shift)) / pow10 + 1 + E / 6 - E / 8;
+  return (mul * u >> shift) + E / 6 * 4;
+}
+
+/// The next two digits of a fixed_point() number at p.
+inline void next_pair(char* p, std::uint64_t& t) noexcept {
+  t = std::uint64_t{100} * static_cast<std::uint32_t>(t);
+  put_pair(p, static_cast<std::uint32_t>(t >> 32));
+}
+/// The next (last) digit of a fixed_point() number at p.
+inline void next_digit(char* p, std::uint64_t t) noexcept {
+  *p = static_cast<char>('0' + ((std::uint64_t{10} * static_cast<std::uint32_t>(t)) >> 32));
+}
+
 /// x < 10^8 as eight ASCII digits at p, zero-padded.
 inline void eight_digits(char* p, std::uint32_t x) noexcept {
-  const std::uint32_t hi = x / 10000;
-  const std::uint32_t lo = x % 10000;
-  std::memcpy(p, digit_pairs.data() + 2 * (hi / 100), 2);
-  std::memcpy(p + 2, digit_pairs.data() + 2 * (hi % 100), 2);
-  std::memcpy(p + 4, digit_pairs.data() + 2 * (lo / 100), 2);
-  std::memcpy(p + 6, digit_pairs.data() + 2 * (lo % 100), 2);
+  std::uint64_t t = fixed_point<6>(x);
+  put_pair(p, static_cast<std::uint32_t>(t >> 32));
+  next_pair(p + 2, t);
+  next_pair(p + 4, t);
+  next_pair(p + 6, t);
 }
 
 /// The decimal digits of x at p (the same text as std::to_chars), returning their end.
+/// Straight-line code per digit count: the leading pair from one multiplication,
+/// then each further pair from the fraction.
 inline char* format_u32(char* p, std::uint32_t x) noexcept {
-  // Digit count without a loop (D. Lemire's table: (x + t[log2 x]) >> 32).
-  static constexpr std::uint64_t table[32] = {
-      4294967296,  8589934582,  8589934582,  8589934582,  12884901788, 12884901788, 12884901788, 17179868184,
-      17179868184, 17179868184, 21474826480, 21474826480, 21474826480, 21474826480, 25769703776, 25769703776,
-      25769703776, 30063771072, 30063771072, 30063771072, 34349738368, 34349738368, 34349738368, 34349738368,
-      38554705664, 38554705664, 38554705664, 41949672960, 41949672960, 41949672960, 42949672960, 42949672960};
-  const auto n = static_cast<std::size_t>((x + table[31 - std::countl_zero(x | 1U)]) >> 32);
-  char* const end = p + n;
-  char* o = end;
-  while (x >= 100) {
-    const std::uint32_t r = x % 100;
-    x /= 100;
-    o -= 2;
-    std::memcpy(o, digit_pairs.data() + 2 * r, 2);
+  std::uint64_t t;
+  if (x < 100) {
+    if (x < 10) {
+      *p = static_cast<char>('0' + x);
+      return p + 1;
+    }
+    put_pair(p, x);
+    return p + 2;
   }
-  if (x >= 10) {
-    std::memcpy(o - 2, digit_pairs.data() + 2 * x, 2);
-  } else {
-    o[-1] = static_cast<char>('0' + x);
+  if (x < 1000000) {
+    if (x < 10000) {
+      if (x < 1000) {
+        t = fixed_point<1>(x);
+        put_pair(p, static_cast<std::uint32_t>(t >> 32));
+        next_digit(p + 2, t);
+        return p + 3;
+      }
+      t = fixed_point<2>(x);
+      put_pair(p, static_cast<std::uint32_t>(t >> 32));
+      next_pair(p + 2, t);
+      return p + 4;
+    }
+    if (x < 100000) {
+      t = fixed_point<3>(x);
+      put_pair(p, static_cast<std::uint32_t>(t >> 32));
+      next_pair(p + 2, t);
+      next_digit(p + 4, t);
+      return p + 5;
+    }
+    t = fixed_point<4>(x);
+    put_pair(p, static_cast<std::uint32_t>(t >> 32));
+    next_pair(p + 2, t);
+    next_pair(p + 4, t);
+    return p + 6;
   }
-  return end;
+  if (x < 100000000) {
+    if (x < 10000000) {
+      t = fixed_point<5>(x);
+      put_pair(p, static_cast<std::uint32_t>(t >> 32));
+      next_pair(p + 2, t);
+      next_pair(p + 4, t);
+      next_digit(p + 6, t);
+      return p + 7;
+    }
+    t = fixed_point<6>(x);
+    put_pair(p, static_cast<std::uint32_t>(t >> 32));
+    next_pair(p + 2, t);
+    next_pair(p + 4, t);
+    next_pair(p + 6, t);
+    return p + 8;
+  }
+  if (x < 1000000000) {
+    t = fixed_point<7>(x);
+    put_pair(p, static_cast<std::uint32_t>(t >> 32));
+    next_pair(p + 2, t);
+    next_pair(p + 4, t);
+    next_pair(p + 6, t);
+    next_digit(p + 8, t);
+    return p + 9;
+  }
+  t = fixed_point<8>(x);
+  put_pair(p, static_cast<std::uint32_t>(t >> 32));
+  next_pair(p + 2, t);
+  next_pair(p + 4, t);
+  next_pair(p + 6, t);
+  next_pair(p + 8, t);
+  return p + 10;
 }
 
 /// An integer's decimal text at p (room for 21 bytes), as std::to_chars writes it.
@@ -238,7 +312,11 @@ char* format_integer(char* p, T v) noexcept {
       eight_digits(p, static_cast<std::uint32_t>(u % 100000000));
       return p + 8;
     }
-    return std::to_chars(p, p + 20, u).ptr;
+    p = format_u32(p, static_cast<std::uint32_t>(u / 10000000000000000ULL));  // <= 1844
+    const std::uint64_t low = u % 10000000000000000ULL;
+    eight_digits(p, static_cast<std::uint32_t>(low / 100000000));
+    eight_digits(p + 8, static_cast<std::uint32_t>(low % 100000000));
+    return p + 16;
   }
 }
 
