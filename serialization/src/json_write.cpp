@@ -130,6 +130,41 @@ inline std::size_t utf8_length(const unsigned char* p, const unsigned char* end)
 
 constexpr char hex_digits[] = "0123456789abcdef";
 
+/// Copies the r < 16 bytes at p to o when none needs escaping or checking,
+/// reading and writing only inside [p, p + r) and [o, o + r): two overlapping
+/// words (or, under four bytes, the first, middle and last byte).
+inline bool plain_tail(const unsigned char* p, std::size_t r, char* o) noexcept {
+  if (r >= 8) {
+    std::uint64_t a;
+    std::uint64_t b;
+    std::memcpy(&a, p, 8);
+    std::memcpy(&b, p + r - 8, 8);
+    if ((special_bytes(a) | special_bytes(b)) != 0) return false;
+    std::memcpy(o, &a, 8);
+    std::memcpy(o + r - 8, &b, 8);
+    return true;
+  }
+  if (r >= 4) {
+    std::uint32_t a;
+    std::uint32_t b;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, p + r - 4, 4);
+    if (special_bytes(a | (std::uint64_t{b} << 32)) != 0) return false;
+    std::memcpy(o, &a, 4);
+    std::memcpy(o + r - 4, &b, 4);
+    return true;
+  }
+  const unsigned char c0 = p[0];
+  const unsigned char c1 = p[r / 2];
+  const unsigned char c2 = p[r - 1];
+  const std::uint32_t x = c0 | (std::uint32_t{c1} << 8) | (std::uint32_t{c2} << 16) | (std::uint32_t{c0} << 24);
+  if (special_bytes(x | (std::uint64_t{x} << 32)) != 0) return false;
+  o[0] = static_cast<char>(c0);
+  o[r / 2] = static_cast<char>(c1);
+  o[r - 1] = static_cast<char>(c2);
+  return true;
+}
+
 }  // namespace
 
 void write_string(writer& w, std::string_view s) {
@@ -137,12 +172,12 @@ void write_string(writer& w, std::string_view s) {
   const auto* const begin = p;
   const auto* const end = p + s.size();
   constexpr std::size_t chunk = 1024;
-  char* o = w.reserve(2);
+  // Each chunk's reservation has room for its escaped text, the 16-byte
+  // stores, and both quotes.
+  std::size_t n = s.size() < chunk ? s.size() : chunk;
+  char* o = w.reserve(n * 6 + 10);
   *o++ = '"';
-  w.commit(o);
-  while (p < end) {
-    const std::size_t n = static_cast<std::size_t>(end - p) < chunk ? static_cast<std::size_t>(end - p) : chunk;
-    o = w.reserve(n * 6 + 8);
+  for (;;) {
     const unsigned char* const stop = p + n;
     while (p < stop) {
 #if defined(__SSE2__)
@@ -164,19 +199,27 @@ void write_string(writer& w, std::string_view s) {
         p += k;
       } else
 #endif
-      if (stop - p >= 8) {
-        std::uint64_t x;
-        std::memcpy(&x, p, 8);
-        const std::uint64_t m = special_bytes(x);
-        std::memcpy(o, p, 8);
-        if (m == 0) {
-          o += 8;
-          p += 8;
-          continue;
+      {
+        const auto r = static_cast<std::size_t>(stop - p);
+        if (r < 16 && plain_tail(p, r, o)) {
+          o += r;
+          p += r;
+          break;
         }
-        const auto k = static_cast<std::size_t>(std::countr_zero(m) / 8);
-        o += k;
-        p += k;
+        if (r >= 8) {
+          std::uint64_t x;
+          std::memcpy(&x, p, 8);
+          const std::uint64_t m = special_bytes(x);
+          std::memcpy(o, p, 8);
+          if (m == 0) {
+            o += 8;
+            p += 8;
+            continue;
+          }
+          const auto k = static_cast<std::size_t>(std::countr_zero(m) / 8);
+          o += k;
+          p += k;
+        }
       }
       const unsigned c = *p;
       if (c >= 0x80) {
@@ -212,9 +255,13 @@ void write_string(writer& w, std::string_view s) {
         ++p;
       }
     }
+    if (p == end) break;
     w.commit(o);
+    n = static_cast<std::size_t>(end - p) < chunk ? static_cast<std::size_t>(end - p) : chunk;
+    o = w.reserve(n * 6 + 9);
   }
-  w.put('"');
+  *o++ = '"';
+  w.commit(o);
 }
 
 // ------------------------------------------------------------------ numbers
