@@ -5,7 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <charconv>
+#include <cmath>
+#include <deque>
+#include <list>
+#include <set>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -87,6 +92,53 @@ TEST(JsonWriteNumbers, InDocuments) {
             "[0,-1,9,10,99,100,123456,-1000000000000000000,-9223372036854775808,9223372036854775807]");
   EXPECT_EQ(refwire::to_json(std::numeric_limits<std::uint64_t>::max()), "18446744073709551615");
   EXPECT_EQ(refwire::to_json(std::uint64_t{10000000000000000ULL}), "10000000000000000");
+}
+
+/// `[a,b,...]` from std::to_chars, the reference for a container of numbers.
+template <class C>
+std::string joined(const C& c) {
+  std::string s = "[";
+  for (const auto& x : c) {
+    if (s.size() > 1) s += ',';
+    s += expected(x);
+  }
+  return s + "]";
+}
+
+TEST(JsonWriteNumbers, ContainersOfEveryLengthAroundTheBlock) {
+  std::mt19937_64 rng(7);
+  for (std::size_t n : {0U, 1U, 2U, 3U, 127U, 128U, 129U, 255U, 256U, 257U, 1000U}) {
+    std::vector<std::int64_t> big(n);
+    std::vector<std::int32_t> ints(n);
+    std::vector<double> reals(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      big[i] = static_cast<std::int64_t>(rng());
+      ints[i] = static_cast<std::int32_t>(rng() >> (rng() % 64));
+      reals[i] = static_cast<double>(static_cast<std::int64_t>(rng())) / 1e7;
+    }
+    EXPECT_EQ(refwire::to_json(big), joined(big));
+    EXPECT_EQ(refwire::to_json(ints), joined(ints));
+    EXPECT_EQ(refwire::to_json(reals), joined(reals));
+    const std::deque<std::int32_t> dq(ints.begin(), ints.end());
+    const std::list<std::int32_t> li(ints.begin(), ints.end());
+    const std::set<std::int64_t> st(big.begin(), big.end());
+    EXPECT_EQ(refwire::to_json(dq), joined(dq));
+    EXPECT_EQ(refwire::to_json(li), joined(li));
+    EXPECT_EQ(refwire::to_json(st), joined(st));
+  }
+  const std::array<std::uint16_t, 4> a{0, 9, 10, 65535};
+  EXPECT_EQ(refwire::to_json(a), "[0,9,10,65535]");
+}
+
+TEST(JsonWriteNumbers, NonFiniteElementStillNamed) {
+  std::vector<double> v(300, 1.5);
+  v[200] = std::nan("");
+  try {
+    (void)refwire::to_json(v);
+    FAIL() << "NaN accepted";
+  } catch (const refwire::encode_error& e) {
+    EXPECT_STREQ(e.what(), "refwire: $[200]: NaN has no JSON encoding");
+  }
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -487,6 +488,16 @@ bool all_finite(const T& v) {
   return true;
 }
 
+/// A plain number's text at p (room for `each` bytes).
+template <std::size_t each, class E>
+char* format_number(char* p, E x) noexcept {
+  if constexpr (is_integer_v<E> && sizeof(E) <= 8) {
+    return format_integer(p, x);
+  } else {
+    return std::to_chars(p, p + each, x).ptr;
+  }
+}
+
 template <class T>
 void write_sequence(writer& w, const T& v) {
   using E = typename element_of_range<T>::type;
@@ -495,22 +506,28 @@ void write_sequence(writer& w, const T& v) {
       {
         constexpr std::size_t each = is_float_v<E> ? 32 : 22;
         constexpr std::size_t block = 128;
-        char* p = w.reserve(2);
-        *p++ = '[';
-        w.commit(p);
         auto it = std::begin(v);
         const auto end = std::end(v);
-        bool first = true;
+        char* p = w.reserve(each + 2);
+        *p++ = '[';
+        if (it != end) {
+          p = format_number<each>(p, *it);
+          ++it;
+        }
+        w.commit(p);
         while (it != end) {
           p = w.reserve(each * block);
-          for (std::size_t k = 0; k < block && it != end; ++k, ++it) {
-            *p = ',';
-            p += first ? 0 : 1;
-            first = false;
-            if constexpr (is_integer_v<E> && sizeof(E) <= 8) {
-              p = format_integer(p, *it);
-            } else {
-              p = std::to_chars(p, p + each, *it).ptr;
+          if constexpr (std::random_access_iterator<decltype(it)>) {  // one bound per block
+            const auto left = static_cast<std::size_t>(end - it);
+            const auto stop = it + static_cast<std::ptrdiff_t>(left < block ? left : block);
+            for (; it != stop; ++it) {
+              *p++ = ',';
+              p = format_number<each>(p, *it);
+            }
+          } else {
+            for (std::size_t k = 0; k < block && it != end; ++k, ++it) {
+              *p++ = ',';
+              p = format_number<each>(p, *it);
             }
           }
           w.commit(p);
