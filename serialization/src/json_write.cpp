@@ -165,18 +165,18 @@ inline bool plain_tail(const unsigned char* p, std::size_t r, char* o) noexcept 
   return true;
 }
 
-}  // namespace
-
-void write_string(writer& w, std::string_view s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const auto* const begin = p;
-  const auto* const end = p + s.size();
+/// write_string from byte `from` on (the opening quote already written when
+/// `opened`): every case, in 1024-byte steps.
+[[gnu::noinline]] void write_string_rest(writer& w, std::string_view s, std::size_t from, bool opened) {
+  const auto* const begin = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* p = begin + from;
+  const auto* const end = begin + s.size();
   constexpr std::size_t chunk = 1024;
-  // Each chunk's reservation has room for its escaped text, the 16-byte
+  // Each step's reservation has room for its escaped text, the 16-byte
   // stores, and both quotes.
-  std::size_t n = s.size() < chunk ? s.size() : chunk;
+  std::size_t n = static_cast<std::size_t>(end - p) < chunk ? static_cast<std::size_t>(end - p) : chunk;
   char* o = w.reserve(n * 6 + 10);
-  *o++ = '"';
+  if (!opened) *o++ = '"';
   for (;;) {
     const unsigned char* const stop = p + n;
     while (p < stop) {
@@ -260,6 +260,59 @@ void write_string(writer& w, std::string_view s) {
     n = static_cast<std::size_t>(end - p) < chunk ? static_cast<std::size_t>(end - p) : chunk;
     o = w.reserve(n * 6 + 9);
   }
+  *o++ = '"';
+  w.commit(o);
+}
+
+}  // namespace
+
+void write_string(writer& w, std::string_view s) {
+  // The common case in straight-line code: a short string with nothing to
+  // escape or check. At the first byte that needs either, write_string_rest
+  // goes on from there.
+  constexpr std::size_t short_text = 256;
+  if (s.size() > short_text) {
+    write_string_rest(w, s, 0, false);
+    return;
+  }
+  const auto* const begin = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* p = begin;
+  const auto* const end = begin + s.size();
+  char* o = w.reserve(short_text + 2);
+  *o++ = '"';
+#if defined(__SSE2__)
+  while (end - p >= 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i special = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+                                          _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                                       _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+    if (_mm_movemask_epi8(special) != 0) {
+      w.commit(o);
+      write_string_rest(w, s, static_cast<std::size_t>(p - begin), true);
+      return;
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), x);
+    o += 16;
+    p += 16;
+  }
+#else
+  while (end - p >= 16) {
+    if (!plain_tail(p, 8, o) || !plain_tail(p + 8, 8, o + 8)) {
+      w.commit(o);
+      write_string_rest(w, s, static_cast<std::size_t>(p - begin), true);
+      return;
+    }
+    o += 16;
+    p += 16;
+  }
+#endif
+  const auto r = static_cast<std::size_t>(end - p);
+  if (r != 0 && !plain_tail(p, r, o)) {
+    w.commit(o);
+    write_string_rest(w, s, static_cast<std::size_t>(p - begin), true);
+    return;
+  }
+  o += r;
   *o++ = '"';
   w.commit(o);
 }

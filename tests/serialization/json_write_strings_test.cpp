@@ -116,7 +116,7 @@ const std::vector<std::string> specials = {
     "\xff", "\xc3", "\xe2\x82", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\x80", " "};
 
 TEST(JsonWriteStrings, EveryLengthPlain) {
-  for (std::size_t n = 0; n <= 80; ++n) {
+  for (std::size_t n = 0; n <= 300; ++n) {
     std::string s;
     for (std::size_t i = 0; i < n; ++i) s += static_cast<char>('a' + i % 26);
     check(s);
@@ -130,6 +130,19 @@ TEST(JsonWriteStrings, OneSpecialAtEveryPosition) {
         std::string s(n, 'x');
         s.insert(at, sp);
         check(s);
+      }
+    }
+  }
+}
+
+TEST(JsonWriteStrings, SpecialNearTheShortTextLimit) {
+  for (std::size_t n : {239U, 240U, 241U, 254U, 255U, 256U, 257U}) {
+    for (std::size_t at : {0U, 1U, 15U, 16U, 17U, 200U, 238U, 239U}) {
+      for (const std::string& sp : specials) {
+        std::string s(n, 'z');
+        s.insert(at, sp);
+        check(s);
+        check(s + "\x01");
       }
     }
   }
