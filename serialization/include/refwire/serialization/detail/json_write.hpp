@@ -360,6 +360,14 @@ constexpr auto quoted_key() {
 template <class F>
 inline constexpr auto quoted_key_v = quoted_key<F>();
 
+/// quoted_key_v, with `{` in place of the comma for a record's first field.
+template <class F, bool first>
+inline constexpr auto opening_key_v = [] {
+  auto a = quoted_key_v<F>;
+  if (first) a[0] = '{';
+  return a;
+}();
+
 /// A described enum's name for v, or nullptr.
 template <class E>
 const char* enum_name(E v) noexcept {
@@ -674,6 +682,25 @@ void write(writer& w, const T& v) {
   } else if constexpr (fieldless_aggregate<T>()) {
     w.put(std::string_view("{}"));
   } else if constexpr (described_record<T>) {
+    using fields = walked_fields_t<T>;
+    if constexpr (boost::mp11::mp_size<fields>::value != 0) {
+      if (!w.pretty) {
+        // Compact: the brace comes with the first key (`{"id":`), and every
+        // other key has its comma, all known at compile time.
+        for_each_field(v, [&](auto field, const auto& member) {
+          using F = decltype(field);
+          w.put_fixed(opening_key_v<F, std::is_same_v<F, boost::mp11::mp_front<fields>>>);
+          try {
+            write(w, member);
+          } catch (encode_failure& f) {
+            push_encode_field(f, "." + std::string(F::name));
+            throw;
+          }
+        });
+        w.put('}');
+        return;
+      }
+    }
     w.open('{');
     bool first = true;
     for_each_field(v, [&](auto field, const auto& member) {
