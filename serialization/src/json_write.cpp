@@ -419,10 +419,7 @@ void civil_from_days(std::int64_t z, std::int64_t& y, unsigned& m, unsigned& d) 
   y += m <= 2 ? 1 : 0;
 }
 
-inline void two(char* o, unsigned v) noexcept {
-  o[0] = static_cast<char>('0' + v / 10);
-  o[1] = static_cast<char>('0' + v % 10);
-}
+inline void two(char* o, unsigned v) noexcept { put_pair(o, v); }
 
 }  // namespace
 
@@ -454,11 +451,12 @@ void write_timestamp(writer& w, std::int64_t ns) {
   o[8] = '-';
   two(o + 9, d);
   o[11] = 'T';
-  two(o + 12, static_cast<unsigned>(sod / 3600));
+  const auto second = static_cast<unsigned>(sod);  // < 86400: 32-bit arithmetic
+  two(o + 12, second / 3600);
   o[14] = ':';
-  two(o + 15, static_cast<unsigned>(sod / 60 % 60));
+  two(o + 15, second / 60 % 60);
   o[17] = ':';
-  two(o + 18, static_cast<unsigned>(sod % 60));
+  two(o + 18, second % 60);
   o[20] = '.';
   const auto f = static_cast<std::uint32_t>(frac);
   o[21] = static_cast<char>('0' + f / 100000000);

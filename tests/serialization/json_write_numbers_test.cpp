@@ -8,6 +8,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <ctime>
 #include <deque>
 #include <list>
 #include <set>
@@ -138,6 +140,35 @@ TEST(JsonWriteNumbers, NonFiniteElementStillNamed) {
     FAIL() << "NaN accepted";
   } catch (const refwire::encode_error& e) {
     EXPECT_STREQ(e.what(), "refwire: $[200]: NaN has no JSON encoding");
+  }
+}
+
+/// `"YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ"` from gmtime_r, the reference for timestamps.
+std::string reference_time(std::int64_t ns) {
+  std::int64_t secs = ns / 1000000000;
+  std::int64_t frac = ns % 1000000000;
+  if (frac < 0) {
+    frac += 1000000000;
+    --secs;
+  }
+  const auto t = static_cast<std::time_t>(secs);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "\"%04d-%02d-%02dT%02d:%02d:%02d.%09lldZ\"", tm.tm_year + 1900, tm.tm_mon + 1,
+                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<long long>(frac));
+  return buf;
+}
+
+TEST(JsonWriteNumbers, Timestamps) {
+  std::vector<std::int64_t> v{0, 1, -1, 999999999, 1000000000, -1000000000, -1000000001, 86399999999999LL,
+                              86400000000000LL, -86400000000000LL, 951782400000000000LL /* 2000-02-29 */,
+                              std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
+  std::mt19937_64 rng(99);
+  for (int i = 0; i < 100000; ++i) v.push_back(static_cast<std::int64_t>(rng()));
+  for (std::int64_t ns : v) {
+    const refwire::timestamp t{std::chrono::nanoseconds(ns)};
+    ASSERT_EQ(refwire::to_json(t), reference_time(ns)) << ns;
   }
 }
 
