@@ -130,6 +130,17 @@ inline std::size_t utf8_length(const unsigned char* p, const unsigned char* end)
 
 constexpr char hex_digits[] = "0123456789abcdef";
 
+#if defined(__SSE2__)
+/// A bit for each of the 16 bytes that is < 0x20, '"', '\\' or >= 0x80
+/// (signed bytes: < 0x20 catches control characters and every byte >= 0x80).
+inline unsigned special_mask(__m128i x) noexcept {
+  const __m128i special = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+                                        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                                     _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+  return static_cast<unsigned>(_mm_movemask_epi8(special));
+}
+#endif
+
 /// Copies the r < 16 bytes at p to o when none needs escaping or checking,
 /// reading and writing only inside [p, p + r) and [o, o + r): two overlapping
 /// words (or, under four bytes, the first, middle and last byte).
@@ -182,12 +193,8 @@ inline bool plain_tail(const unsigned char* p, std::size_t r, char* o) noexcept 
     while (p < stop) {
 #if defined(__SSE2__)
       if (stop - p >= 16) {
-        // Signed bytes: < 0x20 catches control characters and every byte >= 0x80.
         const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-        const __m128i special = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
-                                              _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-                                                           _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
-        const auto m = static_cast<unsigned>(_mm_movemask_epi8(special));
+        const unsigned m = special_mask(x);
         _mm_storeu_si128(reinterpret_cast<__m128i*>(o), x);
         if (m == 0) {
           o += 16;
@@ -283,10 +290,7 @@ void write_string(writer& w, std::string_view s) {
 #if defined(__SSE2__)
   while (end - p >= 16) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i special = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
-                                          _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-                                                       _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
-    if (_mm_movemask_epi8(special) != 0) {
+    if (special_mask(x) != 0) {
       w.commit(o);
       write_string_rest(w, s, static_cast<std::size_t>(p - begin), true);
       return;

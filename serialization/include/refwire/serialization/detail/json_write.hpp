@@ -203,20 +203,26 @@ inline void next_digit(char* p, std::uint64_t t) noexcept {
   *p = static_cast<char>('0' + ((std::uint64_t{10} * static_cast<std::uint32_t>(t)) >> 32));
 }
 
-/// x < 10^8 as eight ASCII digits at p, zero-padded.
-inline void eight_digits(char* p, std::uint32_t x) noexcept {
-  std::uint64_t t = fixed_point<6>(x);
+/// The E + 2 digits of x at p, zero-padded (E >= 1): the leading pair, E / 2
+/// more pairs and, when E is odd, a last digit.
+template <unsigned E>
+inline char* fixed_digits(char* p, std::uint32_t x) noexcept {
+  std::uint64_t t = fixed_point<E>(x);
   put_pair(p, static_cast<std::uint32_t>(t >> 32));
-  next_pair(p + 2, t);
-  next_pair(p + 4, t);
-  next_pair(p + 6, t);
+  [&]<unsigned... I>(std::integer_sequence<unsigned, I...>) {
+    (next_pair(p + 2 + 2 * I, t), ...);
+  }(std::make_integer_sequence<unsigned, E / 2>{});
+  if constexpr (E % 2 == 1) next_digit(p + E + 1, t);
+  return p + E + 2;
 }
+
+/// x < 10^8 as eight ASCII digits at p, zero-padded.
+inline void eight_digits(char* p, std::uint32_t x) noexcept { fixed_digits<6>(p, x); }
 
 /// The decimal digits of x at p (the same text as std::to_chars), returning their end.
 /// Straight-line code per digit count: the leading pair from one multiplication,
 /// then each further pair from the fraction.
 inline char* format_u32(char* p, std::uint32_t x) noexcept {
-  std::uint64_t t;
   if (x < 100) {
     if (x < 10) {
       *p = static_cast<char>('0' + x);
@@ -226,63 +232,11 @@ inline char* format_u32(char* p, std::uint32_t x) noexcept {
     return p + 2;
   }
   if (x < 1000000) {
-    if (x < 10000) {
-      if (x < 1000) {
-        t = fixed_point<1>(x);
-        put_pair(p, static_cast<std::uint32_t>(t >> 32));
-        next_digit(p + 2, t);
-        return p + 3;
-      }
-      t = fixed_point<2>(x);
-      put_pair(p, static_cast<std::uint32_t>(t >> 32));
-      next_pair(p + 2, t);
-      return p + 4;
-    }
-    if (x < 100000) {
-      t = fixed_point<3>(x);
-      put_pair(p, static_cast<std::uint32_t>(t >> 32));
-      next_pair(p + 2, t);
-      next_digit(p + 4, t);
-      return p + 5;
-    }
-    t = fixed_point<4>(x);
-    put_pair(p, static_cast<std::uint32_t>(t >> 32));
-    next_pair(p + 2, t);
-    next_pair(p + 4, t);
-    return p + 6;
+    if (x < 10000) return x < 1000 ? fixed_digits<1>(p, x) : fixed_digits<2>(p, x);
+    return x < 100000 ? fixed_digits<3>(p, x) : fixed_digits<4>(p, x);
   }
-  if (x < 100000000) {
-    if (x < 10000000) {
-      t = fixed_point<5>(x);
-      put_pair(p, static_cast<std::uint32_t>(t >> 32));
-      next_pair(p + 2, t);
-      next_pair(p + 4, t);
-      next_digit(p + 6, t);
-      return p + 7;
-    }
-    t = fixed_point<6>(x);
-    put_pair(p, static_cast<std::uint32_t>(t >> 32));
-    next_pair(p + 2, t);
-    next_pair(p + 4, t);
-    next_pair(p + 6, t);
-    return p + 8;
-  }
-  if (x < 1000000000) {
-    t = fixed_point<7>(x);
-    put_pair(p, static_cast<std::uint32_t>(t >> 32));
-    next_pair(p + 2, t);
-    next_pair(p + 4, t);
-    next_pair(p + 6, t);
-    next_digit(p + 8, t);
-    return p + 9;
-  }
-  t = fixed_point<8>(x);
-  put_pair(p, static_cast<std::uint32_t>(t >> 32));
-  next_pair(p + 2, t);
-  next_pair(p + 4, t);
-  next_pair(p + 6, t);
-  next_pair(p + 8, t);
-  return p + 10;
+  if (x < 100000000) return x < 10000000 ? fixed_digits<5>(p, x) : fixed_digits<6>(p, x);
+  return x < 1000000000 ? fixed_digits<7>(p, x) : fixed_digits<8>(p, x);
 }
 
 /// An integer's decimal text at p (room for 21 bytes), as std::to_chars writes it.
