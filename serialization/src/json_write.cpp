@@ -130,29 +130,71 @@ inline std::size_t utf8_length(const unsigned char* p, const unsigned char* end)
 
 constexpr char hex_digits[] = "0123456789abcdef";
 
-}  // namespace
+#if defined(__SSE2__)
+/// A bit for each of the 16 bytes that is < 0x20, '"', '\\' or >= 0x80
+/// (signed bytes: < 0x20 catches control characters and every byte >= 0x80).
+inline unsigned special_mask(__m128i x) noexcept {
+  const __m128i special = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+                                        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                                     _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+  return static_cast<unsigned>(_mm_movemask_epi8(special));
+}
+#endif
 
-void write_string(writer& w, std::string_view s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const auto* const begin = p;
-  const auto* const end = p + s.size();
+/// Copies the r < 16 bytes at p to o when none needs escaping or checking,
+/// reading and writing only inside [p, p + r) and [o, o + r): two overlapping
+/// words (or, under four bytes, the first, middle and last byte).
+inline bool plain_tail(const unsigned char* p, std::size_t r, char* o) noexcept {
+  if (r >= 8) {
+    std::uint64_t a;
+    std::uint64_t b;
+    std::memcpy(&a, p, 8);
+    std::memcpy(&b, p + r - 8, 8);
+    if ((special_bytes(a) | special_bytes(b)) != 0) return false;
+    std::memcpy(o, &a, 8);
+    std::memcpy(o + r - 8, &b, 8);
+    return true;
+  }
+  if (r >= 4) {
+    std::uint32_t a;
+    std::uint32_t b;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, p + r - 4, 4);
+    if (special_bytes(a | (std::uint64_t{b} << 32)) != 0) return false;
+    std::memcpy(o, &a, 4);
+    std::memcpy(o + r - 4, &b, 4);
+    return true;
+  }
+  const unsigned char c0 = p[0];
+  const unsigned char c1 = p[r / 2];
+  const unsigned char c2 = p[r - 1];
+  const std::uint32_t x = c0 | (std::uint32_t{c1} << 8) | (std::uint32_t{c2} << 16) | (std::uint32_t{c0} << 24);
+  if (special_bytes(x | (std::uint64_t{x} << 32)) != 0) return false;
+  o[0] = static_cast<char>(c0);
+  o[r / 2] = static_cast<char>(c1);
+  o[r - 1] = static_cast<char>(c2);
+  return true;
+}
+
+/// write_string from byte `from` on (the opening quote already written when
+/// `opened`): every case, in 1024-byte steps.
+[[gnu::noinline]] void write_string_rest(writer& w, std::string_view s, std::size_t from, bool opened) {
+  const auto* const begin = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* p = begin + from;
+  const auto* const end = begin + s.size();
   constexpr std::size_t chunk = 1024;
-  char* o = w.reserve(2);
-  *o++ = '"';
-  w.commit(o);
-  while (p < end) {
-    const std::size_t n = static_cast<std::size_t>(end - p) < chunk ? static_cast<std::size_t>(end - p) : chunk;
-    o = w.reserve(n * 6 + 8);
+  // Each step's reservation has room for its escaped text, the 16-byte
+  // stores, and both quotes.
+  std::size_t n = static_cast<std::size_t>(end - p) < chunk ? static_cast<std::size_t>(end - p) : chunk;
+  char* o = w.reserve(n * 6 + 10);
+  if (!opened) *o++ = '"';
+  for (;;) {
     const unsigned char* const stop = p + n;
     while (p < stop) {
 #if defined(__SSE2__)
       if (stop - p >= 16) {
-        // Signed bytes: < 0x20 catches control characters and every byte >= 0x80.
         const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-        const __m128i special = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
-                                              _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-                                                           _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
-        const auto m = static_cast<unsigned>(_mm_movemask_epi8(special));
+        const unsigned m = special_mask(x);
         _mm_storeu_si128(reinterpret_cast<__m128i*>(o), x);
         if (m == 0) {
           o += 16;
@@ -164,19 +206,27 @@ void write_string(writer& w, std::string_view s) {
         p += k;
       } else
 #endif
-      if (stop - p >= 8) {
-        std::uint64_t x;
-        std::memcpy(&x, p, 8);
-        const std::uint64_t m = special_bytes(x);
-        std::memcpy(o, p, 8);
-        if (m == 0) {
-          o += 8;
-          p += 8;
-          continue;
+      {
+        const auto r = static_cast<std::size_t>(stop - p);
+        if (r < 16 && plain_tail(p, r, o)) {
+          o += r;
+          p += r;
+          break;
         }
-        const auto k = static_cast<std::size_t>(std::countr_zero(m) / 8);
-        o += k;
-        p += k;
+        if (r >= 8) {
+          std::uint64_t x;
+          std::memcpy(&x, p, 8);
+          const std::uint64_t m = special_bytes(x);
+          std::memcpy(o, p, 8);
+          if (m == 0) {
+            o += 8;
+            p += 8;
+            continue;
+          }
+          const auto k = static_cast<std::size_t>(std::countr_zero(m) / 8);
+          o += k;
+          p += k;
+        }
       }
       const unsigned c = *p;
       if (c >= 0x80) {
@@ -212,9 +262,63 @@ void write_string(writer& w, std::string_view s) {
         ++p;
       }
     }
+    if (p == end) break;
     w.commit(o);
+    n = static_cast<std::size_t>(end - p) < chunk ? static_cast<std::size_t>(end - p) : chunk;
+    o = w.reserve(n * 6 + 9);
   }
-  w.put('"');
+  *o++ = '"';
+  w.commit(o);
+}
+
+}  // namespace
+
+void write_string(writer& w, std::string_view s) {
+  // The common case in straight-line code: a short string with nothing to
+  // escape or check. At the first byte that needs either, write_string_rest
+  // goes on from there.
+  constexpr std::size_t short_text = 256;
+  if (s.size() > short_text) {
+    write_string_rest(w, s, 0, false);
+    return;
+  }
+  const auto* const begin = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* p = begin;
+  const auto* const end = begin + s.size();
+  char* o = w.reserve(short_text + 2);
+  *o++ = '"';
+#if defined(__SSE2__)
+  while (end - p >= 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    if (special_mask(x) != 0) {
+      w.commit(o);
+      write_string_rest(w, s, static_cast<std::size_t>(p - begin), true);
+      return;
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), x);
+    o += 16;
+    p += 16;
+  }
+#else
+  while (end - p >= 16) {
+    if (!plain_tail(p, 8, o) || !plain_tail(p + 8, 8, o + 8)) {
+      w.commit(o);
+      write_string_rest(w, s, static_cast<std::size_t>(p - begin), true);
+      return;
+    }
+    o += 16;
+    p += 16;
+  }
+#endif
+  const auto r = static_cast<std::size_t>(end - p);
+  if (r != 0 && !plain_tail(p, r, o)) {
+    w.commit(o);
+    write_string_rest(w, s, static_cast<std::size_t>(p - begin), true);
+    return;
+  }
+  o += r;
+  *o++ = '"';
+  w.commit(o);
 }
 
 // ------------------------------------------------------------------ numbers
@@ -319,10 +423,7 @@ void civil_from_days(std::int64_t z, std::int64_t& y, unsigned& m, unsigned& d) 
   y += m <= 2 ? 1 : 0;
 }
 
-inline void two(char* o, unsigned v) noexcept {
-  o[0] = static_cast<char>('0' + v / 10);
-  o[1] = static_cast<char>('0' + v % 10);
-}
+inline void two(char* o, unsigned v) noexcept { put_pair(o, v); }
 
 }  // namespace
 
@@ -354,11 +455,12 @@ void write_timestamp(writer& w, std::int64_t ns) {
   o[8] = '-';
   two(o + 9, d);
   o[11] = 'T';
-  two(o + 12, static_cast<unsigned>(sod / 3600));
+  const auto second = static_cast<unsigned>(sod);  // < 86400: 32-bit arithmetic
+  two(o + 12, second / 3600);
   o[14] = ':';
-  two(o + 15, static_cast<unsigned>(sod / 60 % 60));
+  two(o + 15, second / 60 % 60);
   o[17] = ':';
-  two(o + 18, static_cast<unsigned>(sod % 60));
+  two(o + 18, second % 60);
   o[20] = '.';
   const auto f = static_cast<std::uint32_t>(frac);
   o[21] = static_cast<char>('0' + f / 100000000);

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -175,39 +176,67 @@ inline constexpr auto digit_pairs = [] {
   return a;
 }();
 
-/// x < 10^8 as eight ASCII digits at p, zero-padded.
-inline void eight_digits(char* p, std::uint32_t x) noexcept {
-  const std::uint32_t hi = x / 10000;
-  const std::uint32_t lo = x % 10000;
-  std::memcpy(p, digit_pairs.data() + 2 * (hi / 100), 2);
-  std::memcpy(p + 2, digit_pairs.data() + 2 * (hi % 100), 2);
-  std::memcpy(p + 4, digit_pairs.data() + 2 * (lo / 100), 2);
-  std::memcpy(p + 6, digit_pairs.data() + 2 * (lo % 100), 2);
+/// The two digits of i < 100 at p.
+inline void put_pair(char* p, std::uint32_t i) noexcept { std::memcpy(p, digit_pairs.data() + 2 * i, 2); }
+
+/// u / 10^E as a 32.32 fixed-point number whose fraction yields the following
+/// digits exactly (J. Jeaiii's constants; every u < 10^(E+2) is checked).
+template <unsigned E>
+inline std::uint64_t fixed_point(std::uint32_t u) noexcept {
+  constexpr unsigned shift = E / 5 * E * 53 / 16;
+  constexpr std::uint64_t pow10 = [] {
+    std::uint64_t r = 1;
+    for (unsigned i = 0; i < E; ++i) r *= 10;
+    return r;
+  }();
+  constexpr std::uint64_t mul = (std::uint64_t{1} << (32 + shift)) / pow10 + 1 + E / 6 - E / 8;
+  return (mul * u >> shift) + E / 6 * 4;
 }
 
+/// The next two digits of a fixed_point() number at p.
+inline void next_pair(char* p, std::uint64_t& t) noexcept {
+  t = std::uint64_t{100} * static_cast<std::uint32_t>(t);
+  put_pair(p, static_cast<std::uint32_t>(t >> 32));
+}
+/// The next (last) digit of a fixed_point() number at p.
+inline void next_digit(char* p, std::uint64_t t) noexcept {
+  *p = static_cast<char>('0' + ((std::uint64_t{10} * static_cast<std::uint32_t>(t)) >> 32));
+}
+
+/// The E + 2 digits of x at p, zero-padded (E >= 1): the leading pair, E / 2
+/// more pairs and, when E is odd, a last digit.
+template <unsigned E>
+inline char* fixed_digits(char* p, std::uint32_t x) noexcept {
+  std::uint64_t t = fixed_point<E>(x);
+  put_pair(p, static_cast<std::uint32_t>(t >> 32));
+  [&]<unsigned... I>(std::integer_sequence<unsigned, I...>) {
+    (next_pair(p + 2 + 2 * I, t), ...);
+  }(std::make_integer_sequence<unsigned, E / 2>{});
+  if constexpr (E % 2 == 1) next_digit(p + E + 1, t);
+  return p + E + 2;
+}
+
+/// x < 10^8 as eight ASCII digits at p, zero-padded.
+inline void eight_digits(char* p, std::uint32_t x) noexcept { fixed_digits<6>(p, x); }
+
 /// The decimal digits of x at p (the same text as std::to_chars), returning their end.
+/// Straight-line code per digit count: the leading pair from one multiplication,
+/// then each further pair from the fraction.
 inline char* format_u32(char* p, std::uint32_t x) noexcept {
-  // Digit count without a loop (D. Lemire's table: (x + t[log2 x]) >> 32).
-  static constexpr std::uint64_t table[32] = {
-      4294967296,  8589934582,  8589934582,  8589934582,  12884901788, 12884901788, 12884901788, 17179868184,
-      17179868184, 17179868184, 21474826480, 21474826480, 21474826480, 21474826480, 25769703776, 25769703776,
-      25769703776, 30063771072, 30063771072, 30063771072, 34349738368, 34349738368, 34349738368, 34349738368,
-      38554705664, 38554705664, 38554705664, 41949672960, 41949672960, 41949672960, 42949672960, 42949672960};
-  const auto n = static_cast<std::size_t>((x + table[31 - std::countl_zero(x | 1U)]) >> 32);
-  char* const end = p + n;
-  char* o = end;
-  while (x >= 100) {
-    const std::uint32_t r = x % 100;
-    x /= 100;
-    o -= 2;
-    std::memcpy(o, digit_pairs.data() + 2 * r, 2);
+  if (x < 100) {
+    if (x < 10) {
+      *p = static_cast<char>('0' + x);
+      return p + 1;
+    }
+    put_pair(p, x);
+    return p + 2;
   }
-  if (x >= 10) {
-    std::memcpy(o - 2, digit_pairs.data() + 2 * x, 2);
-  } else {
-    o[-1] = static_cast<char>('0' + x);
+  if (x < 1000000) {
+    if (x < 10000) return x < 1000 ? fixed_digits<1>(p, x) : fixed_digits<2>(p, x);
+    return x < 100000 ? fixed_digits<3>(p, x) : fixed_digits<4>(p, x);
   }
-  return end;
+  if (x < 100000000) return x < 10000000 ? fixed_digits<5>(p, x) : fixed_digits<6>(p, x);
+  return x < 1000000000 ? fixed_digits<7>(p, x) : fixed_digits<8>(p, x);
 }
 
 /// An integer's decimal text at p (room for 21 bytes), as std::to_chars writes it.
@@ -238,7 +267,11 @@ char* format_integer(char* p, T v) noexcept {
       eight_digits(p, static_cast<std::uint32_t>(u % 100000000));
       return p + 8;
     }
-    return std::to_chars(p, p + 20, u).ptr;
+    p = format_u32(p, static_cast<std::uint32_t>(u / 10000000000000000ULL));  // <= 1844
+    const std::uint64_t low = u % 10000000000000000ULL;
+    eight_digits(p, static_cast<std::uint32_t>(low / 100000000));
+    eight_digits(p + 8, static_cast<std::uint32_t>(low % 100000000));
+    return p + 16;
   }
 }
 
@@ -280,6 +313,14 @@ constexpr auto quoted_key() {
 
 template <class F>
 inline constexpr auto quoted_key_v = quoted_key<F>();
+
+/// quoted_key_v, with `{` in place of the comma for a record's first field.
+template <class F, bool first>
+inline constexpr auto opening_key_v = [] {
+  auto a = quoted_key_v<F>;
+  if (first) a[0] = '{';
+  return a;
+}();
 
 /// A described enum's name for v, or nullptr.
 template <class E>
@@ -409,6 +450,16 @@ bool all_finite(const T& v) {
   return true;
 }
 
+/// A plain number's text at p (room for `each` bytes).
+template <std::size_t each, class E>
+char* format_number(char* p, E x) noexcept {
+  if constexpr (is_integer_v<E> && sizeof(E) <= 8) {
+    return format_integer(p, x);
+  } else {
+    return std::to_chars(p, p + each, x).ptr;
+  }
+}
+
 template <class T>
 void write_sequence(writer& w, const T& v) {
   using E = typename element_of_range<T>::type;
@@ -417,22 +468,28 @@ void write_sequence(writer& w, const T& v) {
       {
         constexpr std::size_t each = is_float_v<E> ? 32 : 22;
         constexpr std::size_t block = 128;
-        char* p = w.reserve(2);
-        *p++ = '[';
-        w.commit(p);
         auto it = std::begin(v);
         const auto end = std::end(v);
-        bool first = true;
+        char* p = w.reserve(each + 2);
+        *p++ = '[';
+        if (it != end) {
+          p = format_number<each>(p, *it);
+          ++it;
+        }
+        w.commit(p);
         while (it != end) {
           p = w.reserve(each * block);
-          for (std::size_t k = 0; k < block && it != end; ++k, ++it) {
-            *p = ',';
-            p += first ? 0 : 1;
-            first = false;
-            if constexpr (is_integer_v<E> && sizeof(E) <= 8) {
-              p = format_integer(p, *it);
-            } else {
-              p = std::to_chars(p, p + each, *it).ptr;
+          if constexpr (std::random_access_iterator<decltype(it)>) {  // one bound per block
+            const auto left = static_cast<std::size_t>(end - it);
+            const auto stop = it + static_cast<std::ptrdiff_t>(left < block ? left : block);
+            for (; it != stop; ++it) {
+              *p++ = ',';
+              p = format_number<each>(p, *it);
+            }
+          } else {
+            for (std::size_t k = 0; k < block && it != end; ++k, ++it) {
+              *p++ = ',';
+              p = format_number<each>(p, *it);
             }
           }
           w.commit(p);
@@ -579,6 +636,25 @@ void write(writer& w, const T& v) {
   } else if constexpr (fieldless_aggregate<T>()) {
     w.put(std::string_view("{}"));
   } else if constexpr (described_record<T>) {
+    using fields = walked_fields_t<T>;
+    if constexpr (boost::mp11::mp_size<fields>::value != 0) {
+      if (!w.pretty) {
+        // Compact: the brace comes with the first key (`{"id":`), and every
+        // other key has its comma, all known at compile time.
+        for_each_field(v, [&](auto field, const auto& member) {
+          using F = decltype(field);
+          w.put_fixed(opening_key_v<F, std::is_same_v<F, boost::mp11::mp_front<fields>>>);
+          try {
+            write(w, member);
+          } catch (encode_failure& f) {
+            push_encode_field(f, "." + std::string(F::name));
+            throw;
+          }
+        });
+        w.put('}');
+        return;
+      }
+    }
     w.open('{');
     bool first = true;
     for_each_field(v, [&](auto field, const auto& member) {
