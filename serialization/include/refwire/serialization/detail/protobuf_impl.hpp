@@ -1031,6 +1031,23 @@ struct sub_message {
   sub_message& operator=(const sub_message&) = delete;
 };
 
+/// The general tag loop over the rest of the current message: each field goes
+/// to on_field(field, wire type, its tag's offset), which returns 1 (read),
+/// 0 (not one of its fields: skipped here) or -1 (failed, recorded).
+template <class OnField>
+REFWIRE_PB_INLINE bool read_fields(reader& r, OnField&& on_field) {
+  while (r.cur != r.end) {
+    const std::byte* at = r.cur;
+    std::uint64_t f;
+    std::uint32_t t;
+    if (!read_tag(r, f, t)) [[unlikely]] return false;
+    const int got = on_field(f, t, at);
+    if (got < 0) [[unlikely]] return false;
+    if (got == 0 && !skip_field(r, t, f, at)) [[unlikely]] return false;
+  }
+  return true;
+}
+
 REFWIRE_PB_INLINE bool read_length(reader& r, std::uint64_t& n, std::string_view what) {
   if (!read_varint(r, n)) [[unlikely]] return false;
   if (n > r.left()) [[unlikely]] return fail_truncated(r, what, static_cast<std::size_t>(n));
@@ -1256,18 +1273,10 @@ REFWIRE_PB_INLINE bool read_elem(reader& r, std::uint32_t wt, T& v, std::uint64_
     bin::depth_scope depth(r);
     sub_message sub(r, static_cast<std::size_t>(n));
     std::uint32_t count = 0;
-    while (r.cur != r.end) {
-      const std::byte* tat = r.cur;
-      std::uint64_t f;
-      std::uint32_t t;
-      if (!read_tag(r, f, t)) [[unlikely]] return false;
-      if (f == 1) {
-        if (!read_field<E>(r, t, v, f, tat, count)) [[unlikely]] return false;
-      } else if (!skip_field(r, t, f, tat)) [[unlikely]] {
-        return false;
-      }
-    }
-    return true;
+    return read_fields(r, [&](std::uint64_t f, std::uint32_t t, const std::byte* tat) {
+      if (f != 1) return 0;
+      return read_field<E>(r, t, v, f, tat, count) ? 1 : -1;
+    });
   }
 }
 
@@ -1565,23 +1574,22 @@ REFWIRE_PB_INLINE bool read_field(reader& r, std::uint32_t wt, T& v, std::uint64
     M value{};
     reset(value);
     bool have_key = false;
-    while (r.cur != r.end) {
-      const std::byte* tat = r.cur;
-      std::uint64_t f;
-      std::uint32_t t;
-      if (!read_tag(r, f, t)) [[unlikely]] return false;
+    const bool ok = read_fields(r, [&](std::uint64_t f, std::uint32_t t, const std::byte* tat) {
       if (f == 1) {
-        if (!read_elem<E>(r, t, key, f, tat)) [[unlikely]] return false;
+        if (!read_elem<E>(r, t, key, f, tat)) [[unlikely]] return -1;
         have_key = true;
-      } else if (f == 2) {
+        return 1;
+      }
+      if (f == 2) {
         if (!read_elem<E>(r, t, value, f, tat)) [[unlikely]] {
           if (have_key) push_map_key<T>(r, key);
-          return false;
+          return -1;
         }
-      } else if (!skip_field(r, t, f, tat)) [[unlikely]] {
-        return false;
+        return 1;
       }
-    }
+      return 0;
+    });
+    if (!ok) [[unlikely]] return false;
     v.insert_or_assign(std::move(key), std::move(value));  // protobuf: the last entry for a key wins
     return true;
   }
@@ -1704,94 +1712,63 @@ bool read_body(reader& r, T& v) {
     if (const std::byte* at = r.cur; take_tag<tag_v<2, w_varint>>(r)) {
       if (!read_field<int_encoding::varint>(r, w_varint, sn.nanos, 2, at, count)) [[unlikely]] return false;
     }
-    while (r.cur != r.end) {
-      const std::byte* at = r.cur;
-      std::uint64_t f;
-      std::uint32_t t;
-      if (!read_tag(r, f, t)) [[unlikely]] return false;
-      if (f == 1) {
-        if (!read_field<int_encoding::varint>(r, t, sn.seconds, f, at, count)) [[unlikely]] return false;
-      } else if (f == 2) {
-        if (!read_field<int_encoding::varint>(r, t, sn.nanos, f, at, count)) [[unlikely]] return false;
-      } else if (!skip_field(r, t, f, at)) [[unlikely]] {
-        return false;
-      }
-    }
+    const bool ok = read_fields(r, [&](std::uint64_t f, std::uint32_t t, const std::byte* at) {
+      if (f == 1) return read_field<int_encoding::varint>(r, t, sn.seconds, f, at, count) ? 1 : -1;
+      if (f == 2) return read_field<int_encoding::varint>(r, t, sn.nanos, f, at, count) ? 1 : -1;
+      return 0;
+    });
+    if (!ok) [[unlikely]] return false;
     return time_from(r, start, sn, v);
   } else if constexpr (is_variant<T>::value) {
     constexpr std::size_t alts = std::variant_size_v<T>;
-    while (r.cur != r.end) {
-      const std::byte* at = r.cur;
-      std::uint64_t f;
-      std::uint32_t t;
-      if (!read_tag(r, f, t)) [[unlikely]] return false;
-      if (f >= 1 && f <= alts) {
-        const bool ok = boost::mp11::mp_with_index<alts>(static_cast<std::size_t>(f - 1), [&](auto I) {
-          if (v.index() != I) {
-            v.template emplace<I>();
-            reset(*std::get_if<I>(&v));
-          }
-          if (!read_elem<int_encoding::varint>(r, t, *std::get_if<I>(&v), f, at)) [[unlikely]] {
-            push_index(r, I);
-            return false;
-          }
-          return true;
-        });
-        if (!ok) [[unlikely]] return false;
-      } else if (!skip_field(r, t, f, at)) [[unlikely]] {
-        return false;
-      }
-    }
-    return true;
+    return read_fields(r, [&](std::uint64_t f, std::uint32_t t, const std::byte* at) {
+      if (f < 1 || f > alts) return 0;
+      return boost::mp11::mp_with_index<alts>(static_cast<std::size_t>(f - 1), [&](auto I) {
+        if (v.index() != I) {
+          v.template emplace<I>();
+          reset(*std::get_if<I>(&v));
+        }
+        if (!read_elem<int_encoding::varint>(r, t, *std::get_if<I>(&v), f, at)) [[unlikely]] {
+          push_index(r, I);
+          return -1;
+        }
+        return 1;
+      });
+    });
   } else if constexpr (is_tuple<T>::value) {
     constexpr std::size_t size = std::tuple_size_v<T>;
     std::array<std::uint32_t, size + 1> counts{};
-    while (r.cur != r.end) {
-      const std::byte* at = r.cur;
-      std::uint64_t f;
-      std::uint32_t t;
-      if (!read_tag(r, f, t)) [[unlikely]] return false;
+    return read_fields(r, [&](std::uint64_t f, std::uint32_t t, const std::byte* at) {
       if constexpr (size > 0) {
         if (f >= 1 && f <= size) {
-          const bool ok = boost::mp11::mp_with_index<size>(static_cast<std::size_t>(f - 1), [&](auto I) {
+          return boost::mp11::mp_with_index<size>(static_cast<std::size_t>(f - 1), [&](auto I) {
             if (!read_field<int_encoding::varint>(r, t, std::get<I>(v), f, at, counts[I])) [[unlikely]] {
               push_index(r, I);
-              return false;
+              return -1;
             }
-            return true;
+            return 1;
           });
-          if (!ok) [[unlikely]] return false;
-          continue;
         }
       }
-      if (!skip_field(r, t, f, at)) [[unlikely]] return false;
-    }
-    return true;
+      return 0;
+    });
   } else {
     check_numbers<T>();
     std::array<std::uint32_t, boost::mp11::mp_size<walked_fields_t<T>>::value + 1> counts{};
     if (!read_in_order(r, v, counts.data())) [[unlikely]] return false;
-    while (r.cur != r.end) {
-      const std::byte* at = r.cur;
-      std::uint64_t f;
-      std::uint32_t t;
-      if (!read_tag(r, f, t)) [[unlikely]] return false;
-      bool handled = false;
-      bool ok = true;
+    return read_fields(r, [&](std::uint64_t f, std::uint32_t t, const std::byte* at) {
+      int got = 0;  // not a field of T
       std::size_t slot = 0;
       detail::all_fields(v, [&](auto field, auto& member) {
         using F = decltype(field);
         const std::size_t my_slot = slot++;
         if (f != number_of<F>()) return true;
-        handled = true;
-        ok = read_field<F::attr.encoding>(r, t, member, f, at, counts[my_slot]);
-        if (!ok) [[unlikely]] push_field(r, F::name, F::index);
+        got = read_field<F::attr.encoding>(r, t, member, f, at, counts[my_slot]) ? 1 : -1;
+        if (got < 0) [[unlikely]] push_field(r, F::name, F::index);
         return false;
       });
-      if (!handled) ok = skip_field(r, t, f, at);
-      if (!ok) [[unlikely]] return false;
-    }
-    return true;
+      return got;
+    });
   }
 }
 
@@ -1822,18 +1799,10 @@ bool decode(reader& r, T& v) {
         if (!read_field<int_encoding::varint>(r, tag & 7, v, 1, at, count)) [[unlikely]] return false;
       }
     }
-    while (r.cur != r.end) {
-      const std::byte* at = r.cur;
-      std::uint64_t f;
-      std::uint32_t t;
-      if (!read_tag(r, f, t)) [[unlikely]] return false;
-      if (f == 1) {
-        if (!read_field<int_encoding::varint>(r, t, v, f, at, count)) [[unlikely]] return false;
-      } else if (!skip_field(r, t, f, at)) [[unlikely]] {
-        return false;
-      }
-    }
-    return true;
+    return read_fields(r, [&](std::uint64_t f, std::uint32_t t, const std::byte* at) {
+      if (f != 1) return 0;
+      return read_field<int_encoding::varint>(r, t, v, f, at, count) ? 1 : -1;
+    });
   }
 }
 
