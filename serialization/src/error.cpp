@@ -46,4 +46,7 @@ decode_error::decode_error(refwire::error e) : std::runtime_error(e.message()), 
 decode_error::decode_error(refwire::error e, const std::string& what)
     : std::runtime_error(what), error_(std::move(e)) {}
 
+encode_error::encode_error(std::string path, std::string reason)
+    : std::runtime_error(path + ": " + reason), path_(std::move(path)), reason_(std::move(reason)) {}
+
 }  // namespace refwire

@@ -15,32 +15,13 @@
 
 namespace refwire::detail::json {
 
-void throw_failure(std::string reason) { throw encode_failure{std::move(reason), {}}; }
-
-void throw_encode_error(encode_failure& f) {
-  std::string path = "$";
-  for (auto it = f.path.rbegin(); it != f.path.rend(); ++it) path += *it;
-  throw encode_error("refwire: " + path + ": " + f.reason);
-}
-
-void push_encode_field(encode_failure& f, std::string_view name) { f.path.emplace_back(name); }
-void push_encode_index(encode_failure& f, std::size_t i) { f.path.push_back("[" + std::to_string(i) + "]"); }
-
 // ------------------------------------------------------------------- writer
 
 void writer::flush() {
   const auto n = static_cast<std::size_t>(pos_ - stage_);
   if (n != 0) {
     if (bytes_ != nullptr) {
-      const auto* p = reinterpret_cast<const std::byte*>(stage_);
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-#endif
-      bytes_->insert(bytes_->end(), p, p + n);
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+      wire::append_bytes(*bytes_, reinterpret_cast<const std::byte*>(stage_), n);
     } else {
       text_->append(stage_, n);
     }
@@ -125,7 +106,7 @@ inline std::size_t utf8_length(const unsigned char* p, const unsigned char* end)
   char buf[96];
   std::snprintf(buf, sizeof buf, "string is not valid UTF-8 (byte 0x%02x at index %zu)", static_cast<unsigned>(*p),
                 index);
-  throw_failure(buf);
+  throw_encode_failure(buf);
 }
 
 constexpr char hex_digits[] = "0123456789abcdef";
@@ -325,7 +306,7 @@ void write_string(writer& w, std::string_view s) {
 
 void write_double(writer& w, double v) {
   if (!std::isfinite(v)) [[unlikely]] {
-    throw_failure(std::isnan(v) ? "NaN has no JSON encoding" : "infinity has no JSON encoding");
+    throw_encode_failure(std::isnan(v) ? "NaN has no JSON encoding" : "infinity has no JSON encoding");
   }
   char* p = w.reserve(32);
   w.commit(std::to_chars(p, p + 32, v).ptr);
@@ -333,7 +314,7 @@ void write_double(writer& w, double v) {
 
 void write_float(writer& w, float v) {
   if (!std::isfinite(v)) [[unlikely]] {
-    throw_failure(std::isnan(v) ? "NaN has no JSON encoding" : "infinity has no JSON encoding");
+    throw_encode_failure(std::isnan(v) ? "NaN has no JSON encoding" : "infinity has no JSON encoding");
   }
   char* p = w.reserve(32);
   w.commit(std::to_chars(p, p + 32, v).ptr);

@@ -81,25 +81,12 @@ void throw_invalid_utf8(std::string_view text) {
     }
   }
   if (text.size() > 32) shown += "...";
-  throw encode_error("refwire: protobuf string fields must hold UTF-8; \"" + shown +
-                     "\" does not (use std::vector<std::byte> for bytes)");
+  throw_encode_failure("protobuf string fields must hold UTF-8; \"" + shown +
+                       "\" does not (use std::vector<std::byte> for bytes)");
 }
 
 bool read_varint_slow(reader& r, std::uint64_t& v) {
-  const std::byte* p = r.cur;
-  std::uint64_t result = 0;
-  for (unsigned i = 0; i < 10; ++i) {
-    if (p == r.end) return fail_truncated(r, "varint", i + 1);
-    const auto b = static_cast<std::uint8_t>(*p++);
-    if (i == 9 && b > 1) return fail(r, errc::invalid_varint, "varint exceeds 64 bits");
-    result |= static_cast<std::uint64_t>(b & 0x7f) << (7 * i);
-    if (b < 0x80) {
-      v = result;
-      r.cur = p;
-      return true;
-    }
-  }
-  return fail(r, errc::invalid_varint, "varint longer than 10 bytes");
+  return detail::read_varint_slow<detail::wire::varint_rules::lenient>(r, v);
 }
 
 bool fail_at(reader& r, const std::byte* at, errc code, std::string reason) {
@@ -183,7 +170,7 @@ bool skip_field(reader& r, std::uint32_t wt, std::uint64_t field, const std::byt
       return true;
     case w_sgroup: {
       if (r.depth_left == 0) return fail_depth(r);
-      bin::depth_scope depth(r);
+      depth_scope depth(r);
       for (;;) {
         const std::byte* tat = r.cur;
         if (r.cur == r.end) return fail_truncated(r, "group", 1);

@@ -355,7 +355,7 @@ TEST(json_conventions, strings_escape_and_pass_utf8) {
     (void)refwire::to_json(in);
     FAIL();
   } catch (const refwire::encode_error& e) {
-    EXPECT_STREQ(e.what(), "refwire: $.s: string is not valid UTF-8 (byte 0xff at index 1)");
+    EXPECT_STREQ(e.what(), "$.s: string is not valid UTF-8 (byte 0xff at index 1)");
   }
 }
 
@@ -366,7 +366,7 @@ TEST(json_conventions, nan_and_infinity_are_encode_errors) {
     (void)refwire::serialize<refwire::json>(c);
     FAIL();
   } catch (const refwire::encode_error& e) {
-    EXPECT_STREQ(e.what(), "refwire: $.doubles[1]: NaN has no JSON encoding");
+    EXPECT_STREQ(e.what(), "$.doubles[1]: NaN has no JSON encoding");
   }
   EXPECT_THROW((void)refwire::to_json(std::numeric_limits<float>::infinity()), refwire::encode_error);
   std::map<std::string, double> m{{"k", -std::numeric_limits<double>::infinity()}};
@@ -374,7 +374,7 @@ TEST(json_conventions, nan_and_infinity_are_encode_errors) {
     (void)refwire::to_json(m);
     FAIL();
   } catch (const refwire::encode_error& e) {
-    EXPECT_STREQ(e.what(), "refwire: $[\"k\"]: infinity has no JSON encoding");
+    EXPECT_STREQ(e.what(), "$[\"k\"]: infinity has no JSON encoding");
   }
 }
 

@@ -139,7 +139,7 @@ TEST(JsonWriteNumbers, NonFiniteElementStillNamed) {
     (void)refwire::to_json(v);
     FAIL() << "NaN accepted";
   } catch (const refwire::encode_error& e) {
-    EXPECT_STREQ(e.what(), "refwire: $[200]: NaN has no JSON encoding");
+    EXPECT_STREQ(e.what(), "$[200]: NaN has no JSON encoding");
   }
 }
 

@@ -54,7 +54,7 @@ std::string reference(std::string_view s, bool& ok) {
       const std::size_t len = reference_utf8(s, i);
       if (len == 0) {
         char buf[128];
-        std::snprintf(buf, sizeof buf, "refwire: $: string is not valid UTF-8 (byte 0x%02x at index %zu)", c, i);
+        std::snprintf(buf, sizeof buf, "$: string is not valid UTF-8 (byte 0x%02x at index %zu)", c, i);
         ok = false;
         return buf;
       }
@@ -98,8 +98,8 @@ void check(const std::string& text) {
       refwire::detail::json::writer w(out, false);
       try {
         refwire::detail::json::write_string(w, view);
-      } catch (refwire::detail::json::encode_failure& f) {
-        refwire::detail::json::throw_encode_error(f);
+      } catch (refwire::detail::encode_failure& f) {
+        refwire::detail::throw_encode_error(f);
       }
       w.flush();
     }

@@ -14,7 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include <refwire/serialization/detail/binary_impl.hpp>
+#include <refwire/serialization/detail/binary/read.hpp>
+#include <refwire/serialization/detail/binary/write.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/reflect.hpp>
@@ -32,9 +33,7 @@ struct binary {
   /// Appends the encoding of v to out (binary reads nothing from options).
   template <serializable T>
   static void encode(const T& v, std::vector<std::byte>& out, const encode_options& /*options*/) {
-    detail::bin::writer w(out);
-    detail::bin::write(w, v);
-    w.flush();
+    detail::bin::encode(v, out);
   }
 
   /// Decodes a T from in into out. With consumed == nullptr the value must
@@ -44,13 +43,13 @@ struct binary {
   static error decode(std::span<const std::byte> in, T& out, const decode_options& options,
                       std::size_t* consumed) {
     detail::bin::reader r(in, options);
-    if (!detail::bin::read(r, out)) [[unlikely]] return detail::bin::make_error(r);
+    if (!detail::bin::read(r, out)) [[unlikely]] return detail::make_error(r);
     if (consumed != nullptr) {
       *consumed = r.offset();
     } else if (r.cur != r.end) [[unlikely]] {
-      detail::bin::fail(r, errc::trailing_bytes,
+      detail::fail(r, errc::trailing_bytes,
                         std::to_string(r.left()) + " trailing bytes after the value");
-      return detail::bin::make_error(r);
+      return detail::make_error(r);
     }
     return {};
   }

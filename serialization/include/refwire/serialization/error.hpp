@@ -97,9 +97,22 @@ class decode_error : public std::runtime_error {
 
 /// Thrown by serialize when a value has no encoding in the chosen format
 /// (e.g. a duration outside the int64 nanosecond range). what() names the path.
+///
+///   try { auto bytes = refwire::serialize<refwire::json>(v); }
+///   catch (const refwire::encode_error& e) { std::cerr << e.what(); }  // "$.ratio: NaN has no JSON encoding"
 class encode_error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  /// what() is "<path>: <reason>".
+  encode_error(std::string path, std::string reason);
+  /// Path of the value that has no encoding: "$", "$.items[3].ratio" (empty when not known).
+  [[nodiscard]] const std::string& path() const noexcept { return path_; }
+  /// The reason alone: "NaN has no JSON encoding".
+  [[nodiscard]] const std::string& reason() const noexcept { return reason_; }
+
+ private:
+  std::string path_;
+  std::string reason_;
 };
 
 }  // namespace refwire

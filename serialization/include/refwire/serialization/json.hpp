@@ -53,8 +53,8 @@ struct json {
     detail::json::writer w(out, options.pretty);
     try {
       detail::json::write(w, v);
-    } catch (detail::json::encode_failure& f) {
-      detail::json::throw_encode_error(f);
+    } catch (detail::encode_failure& f) {
+      detail::throw_encode_error(f);
     }
     w.flush();
   }
@@ -85,8 +85,8 @@ template <class T>
     detail::json::writer w(out, options.pretty);
     try {
       detail::json::write(w, v);
-    } catch (detail::json::encode_failure& f) {
-      detail::json::throw_encode_error(f);
+    } catch (detail::encode_failure& f) {
+      detail::throw_encode_error(f);
     }
     w.flush();
   }

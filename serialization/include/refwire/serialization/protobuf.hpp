@@ -60,7 +60,7 @@ struct protobuf {
   static error decode(std::span<const std::byte> in, T& out, const decode_options& options,
                       std::size_t* consumed) {
     detail::pb::reader r(in, options);
-    if (!detail::pb::decode(r, out)) [[unlikely]] return detail::bin::make_error(r);
+    if (!detail::pb::decode(r, out)) [[unlikely]] return detail::make_error(r);
     if (consumed != nullptr) *consumed = in.size();
     return {};
   }

@@ -33,7 +33,7 @@
 #include <boost/pfr/core.hpp>
 #include <boost/pfr/tuple_size.hpp>
 
-#include <refwire/serialization/detail/shapes.hpp>
+#include <refwire/serialization/detail/core/shapes.hpp>
 #include <refwire/serialization/types.hpp>
 
 namespace refwire {
@@ -109,23 +109,6 @@ constexpr field_attr attribute_for(std::string_view member) {
 }  // namespace detail
 
 // ------------------------------------------------------------------- records
-
-/// A type Boost.Describe describes (BOOST_DESCRIBE_STRUCT / BOOST_DESCRIBE_CLASS).
-template <class T>
-concept described_record = std::is_class_v<T> && boost::describe::has_describe_members<T>::value;
-
-/// A plain aggregate Boost.PFR can walk: positional formats only.
-template <class T>
-concept aggregate_record = std::is_class_v<T> && std::is_aggregate_v<T> && !described_record<T> &&
-                           !detail::is_std_array<T>::value && !std::is_polymorphic_v<T>;
-
-/// A struct whose fields the walk visits.
-template <class T>
-concept record = described_record<T> || aggregate_record<T>;
-
-/// A type refwire::codec<T> maps to a surrogate.
-template <class T>
-concept has_codec = requires { typename codec<T>::wire; };
 
 namespace detail {
 
@@ -268,33 +251,28 @@ namespace detail {
 
 template <class T>
 consteval bool is_serializable() {
-  using boost::describe::has_describe_enumerators;
-  if constexpr (std::is_const_v<T> || std::is_reference_v<T> || std::is_pointer_v<T>) {
+  constexpr shape s = shape_of<T>();
+  if constexpr (s == shape::none) {
     return false;
-  } else if constexpr (has_codec<T>) {
+  } else if constexpr (s == shape::codec) {
     return is_serializable<typename codec<T>::wire>();
-  } else if constexpr (is_bool_v<T> || is_integer_v<T> || is_float_v<T> || std::is_enum_v<T>) {
-    return true;
-  } else if constexpr (is_string_v<T> || is_uuid_v<T> || is_duration<T>::value || is_timestamp<T>::value) {
-    return true;
-  } else if constexpr (is_optional<T>::value || is_sequence<T>::value || is_std_array<T>::value) {
+  } else if constexpr (s == shape::optional || s == shape::sequence) {
     return is_serializable<typename T::value_type>();
-  } else if constexpr (is_unique_ptr<T>::value) {
+  } else if constexpr (s == shape::fixed_array) {
+    return is_serializable<typename element_of<T>::type>();
+  } else if constexpr (s == shape::pointer) {
     return is_serializable<typename T::element_type>();
-  } else if constexpr (is_set<T>::value) {
+  } else if constexpr (s == shape::set) {
     return is_serializable<typename T::key_type>();
-  } else if constexpr (std::is_array_v<T>) {
-    return std::rank_v<T> == 1 && is_serializable<std::remove_extent_t<T>>();
-  } else if constexpr (is_map<T>::value) {
+  } else if constexpr (s == shape::map) {
     return is_serializable<typename T::key_type>() && is_serializable<typename T::mapped_type>();
-  } else if constexpr (is_variant<T>::value || is_tuple<T>::value) {
+  } else if constexpr (s == shape::variant || s == shape::tuple) {
     return []<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
       return (is_serializable<Ts>() && ...);
     }(std::type_identity<T>{});
-  } else if constexpr (record<T>) {
-    return true;  // fields are checked where they are walked (recursive types stay legal)
   } else {
-    return false;
+    return true;  // scalars, strings, blobs, time values; records: fields are checked where they are
+                  // walked (recursive types stay legal)
   }
 }
 
@@ -348,20 +326,23 @@ void append_list(name_builder& b) {
 
 template <class T>
 void append_name(name_builder& b) {
-  if constexpr (has_codec<T>) {
+  constexpr shape s = shape_of<T>();
+  if constexpr (s == shape::codec) {
     append_name<typename codec<T>::wire>(b);
-  } else if constexpr (is_bool_v<T>) {
+  } else if constexpr (s == shape::boolean) {
     b.out += "bool";
-  } else if constexpr (std::is_same_v<T, char>) {
-    b.out += "char";
-  } else if constexpr (is_integer_v<T>) {
-    b.out += std::is_signed_v<T> ? 'i' : 'u';
-    b.out += std::to_string(sizeof(T) * 8);
-  } else if constexpr (is_float_v<T>) {
+  } else if constexpr (s == shape::integer) {
+    if constexpr (std::is_same_v<T, char>) {
+      b.out += "char";
+    } else {
+      b.out += std::is_signed_v<T> ? 'i' : 'u';
+      b.out += std::to_string(sizeof(T) * 8);
+    }
+  } else if constexpr (s == shape::floating) {
     b.out += sizeof(T) == 4 ? "f32" : "f64";
-  } else if constexpr (std::is_same_v<T, std::byte>) {
+  } else if constexpr (s == shape::enumeration && std::is_same_v<T, std::byte>) {
     b.out += "byte";
-  } else if constexpr (std::is_enum_v<T>) {
+  } else if constexpr (s == shape::enumeration) {
     b.out += "enum:";
     append_name<std::underlying_type_t<T>>(b);
     if constexpr (boost::describe::has_describe_enumerators<T>::value) {
@@ -376,47 +357,47 @@ void append_name(name_builder& b) {
       });
       b.out += '}';
     }
-  } else if constexpr (is_string_v<T>) {
+  } else if constexpr (s == shape::string) {
     b.out += "string";
-  } else if constexpr (is_blob_v<T>) {
+  } else if constexpr (s == shape::blob) {
     b.out += "bytes";
-  } else if constexpr (is_uuid_v<T>) {
+  } else if constexpr (s == shape::uuid) {
     b.out += "uuid";
-  } else if constexpr (is_timestamp<T>::value) {
+  } else if constexpr (s == shape::timestamp) {
     b.out += "timestamp";
-  } else if constexpr (is_duration<T>::value) {
+  } else if constexpr (s == shape::duration) {
     b.out += "duration";
-  } else if constexpr (is_optional<T>::value) {
+  } else if constexpr (s == shape::optional) {
     b.out += "optional<";
     append_name<typename T::value_type>(b);
     b.out += '>';
-  } else if constexpr (is_unique_ptr<T>::value) {
+  } else if constexpr (s == shape::pointer) {
     b.out += "ptr<";
     append_name<typename T::element_type>(b);
     b.out += '>';
-  } else if constexpr (is_sequence<T>::value) {
+  } else if constexpr (s == shape::sequence) {
     b.out += "vector<";
     append_name<typename T::value_type>(b);
     b.out += '>';
-  } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
+  } else if constexpr (s == shape::fixed_array) {
     b.out += "array<";
     append_name<typename element_of<T>::type>(b);
     b.out += ',' + std::to_string(fixed_extent<T>) + '>';
-  } else if constexpr (is_set<T>::value) {
+  } else if constexpr (s == shape::set) {
     b.out += "set<";
     append_name<typename T::key_type>(b);
     b.out += '>';
-  } else if constexpr (is_map<T>::value) {
+  } else if constexpr (s == shape::map) {
     b.out += "map<";
     append_list<typename T::key_type, typename T::mapped_type>(b);
     b.out += '>';
-  } else if constexpr (is_variant<T>::value || is_tuple<T>::value) {
-    b.out += is_variant<T>::value ? "variant<" : "tuple<";
+  } else if constexpr (s == shape::variant || s == shape::tuple) {
+    b.out += s == shape::variant ? "variant<" : "tuple<";
     [&]<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
       append_list<Ts...>(b);
     }(std::type_identity<T>{});
     b.out += '>';
-  } else if constexpr (record<T>) {
+  } else if constexpr (s == shape::record) {
     const void* key = &type_key<T>;
     for (std::size_t i = 0; i < b.open.size(); ++i) {
       if (b.open[i] == key) {

@@ -23,7 +23,8 @@
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>
 
-#include <refwire/serialization/detail/binary_impl.hpp>
+#include <refwire/serialization/detail/core/shapes.hpp>
+#include <refwire/serialization/detail/wire/time.hpp>
 #include <refwire/serialization/detail/json_reader.hpp>
 #include <refwire/serialization/detail/json_write.hpp>
 #include <refwire/serialization/error.hpp>
@@ -264,12 +265,12 @@ bool read_object_key(reader& r, std::string_view key, K& out) {
 
 template <class D>
 bool duration_from_ns(reader& r, std::int64_t ns, D& out) {
-  const ns_conversion c = detail::from_nanoseconds(ns, out);
-  if (c == ns_conversion::ok) [[likely]] return true;
-  if (c == ns_conversion::not_whole) {
+  const wire::ns_conversion c = wire::from_nanoseconds(ns, out);
+  if (c == wire::ns_conversion::ok) [[likely]] return true;
+  if (c == wire::ns_conversion::not_whole) {
     return r.fail_at(errc::invalid_value, r.value_at,
                      std::to_string(ns) + " ns is not a whole number of the field's duration unit (" +
-                         std::to_string(ns_per_tick<D>()) + " ns)");
+                         std::to_string(wire::ns_per_tick<D>()) + " ns)");
   }
   return r.fail_at(errc::invalid_value, r.value_at, std::to_string(ns) + " ns does not fit the field's duration type");
 }
@@ -300,12 +301,12 @@ bool read_number_vector(reader& r, T& v) {
     return move_numbers(r, scratch, v);
   } else if constexpr (std::is_signed_v<E>) {
     auto& scratch = r.int_scratch();
-    if (!r.get_ints(scratch, std::numeric_limits<E>::min(), std::numeric_limits<E>::max(), bin::scalar_name<E>().data()))
+    if (!r.get_ints(scratch, std::numeric_limits<E>::min(), std::numeric_limits<E>::max(), scalar_name<E>().data()))
       [[unlikely]] return false;
     return move_numbers(r, scratch, v);
   } else {
     auto& scratch = r.uint_scratch();
-    if (!r.get_uints(scratch, std::numeric_limits<E>::max(), bin::scalar_name<E>().data())) [[unlikely]] return false;
+    if (!r.get_uints(scratch, std::numeric_limits<E>::max(), scalar_name<E>().data())) [[unlikely]] return false;
     return move_numbers(r, scratch, v);
   }
 }
@@ -402,17 +403,17 @@ bool read(reader& r, T& v) {
       }
       if (kind != value_kind::number) [[unlikely]] return r.fail_expected("enum name or number");
       U u;
-      if (!read_integer(r, u, bin::scalar_name<U>())) [[unlikely]] return false;
+      if (!read_integer(r, u, scalar_name<U>())) [[unlikely]] return false;
       v = static_cast<T>(u);
       return true;
     } else {
       U u;
-      if (!read_integer(r, u, bin::scalar_name<U>())) [[unlikely]] return false;
+      if (!read_integer(r, u, scalar_name<U>())) [[unlikely]] return false;
       v = static_cast<T>(u);
       return true;
     }
   } else if constexpr (is_integer_v<T>) {
-    return read_integer(r, v, bin::scalar_name<T>());
+    return read_integer(r, v, scalar_name<T>());
   } else if constexpr (is_float_v<T>) {
     double d;
     if (!r.get_double(d)) [[unlikely]] return false;

@@ -20,25 +20,14 @@
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>
 
-#include <refwire/serialization/detail/binary_impl.hpp>
+#include <refwire/serialization/detail/core/encode_failure.hpp>
+#include <refwire/serialization/detail/core/shapes.hpp>
+#include <refwire/serialization/detail/wire/output.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/reflect.hpp>
 
 namespace refwire::detail::json {
-
-/// Thrown inside the encoder; the path is collected while it unwinds and
-/// json::encode turns it into an encode_error.
-struct encode_failure {
-  std::string reason;
-  std::vector<std::string> path;  // innermost first
-};
-
-[[noreturn]] void throw_failure(std::string reason);
-/// The encode_error json::encode throws for f: "refwire: <path>: <reason>".
-[[noreturn]] void throw_encode_error(encode_failure& f);
-void push_encode_field(encode_failure& f, std::string_view name);
-void push_encode_index(encode_failure& f, std::size_t i);
 
 /// Stages output in a stack buffer and appends it to the destination in
 /// blocks; nothing is zero-filled.
@@ -409,11 +398,7 @@ struct element_of_range<T[N]> {
 
 template <class D>
 std::int64_t json_nanoseconds(D d) {
-  try {
-    return bin::to_nanoseconds(d);
-  } catch (const encode_error& e) {
-    throw_failure(e.what());
-  }
+  return checked_nanoseconds(d);
 }
 
 template <class K>
@@ -507,7 +492,7 @@ void write_sequence(writer& w, const T& v) {
     try {
       write(w, static_cast<const typename element_of_range<T>::type&>(e));
     } catch (encode_failure& f) {
-      push_encode_index(f, i);
+      push_index(f, i);
       throw;
     }
     ++i;
@@ -576,9 +561,11 @@ void write(writer& w, const T& v) {
           write(w, value);
         } catch (encode_failure& f) {
           if constexpr (is_string_v<K>) {
-            push_encode_field(f, "[\"" + key + "\"]");
+            push_key(f, std::string_view(key));
+          } else if constexpr (is_integer_v<K> && !std::is_signed_v<K>) {
+            push_key(f, static_cast<unsigned long long>(key));
           } else {
-            push_encode_field(f, "[" + std::to_string(static_cast<long long>(key)) + "]");
+            push_key(f, static_cast<long long>(key));
           }
           throw;
         }
@@ -597,7 +584,7 @@ void write(writer& w, const T& v) {
           w.item(first_of_pair);
           write(w, value);
         } catch (encode_failure& f) {
-          push_encode_index(f, i);
+          push_index(f, i);
           throw;
         }
         w.close(false, ']');
@@ -616,7 +603,7 @@ void write(writer& w, const T& v) {
     try {
       std::visit([&](const auto& alt) { write(w, alt); }, v);
     } catch (encode_failure& f) {
-      push_encode_index(f, v.index());
+      push_index(f, v.index());
       throw;
     }
     w.close(false, '}');
@@ -628,7 +615,7 @@ void write(writer& w, const T& v) {
       try {
         ((at = I, w.item(first), write(w, std::get<I>(v))), ...);
       } catch (encode_failure& f) {
-        push_encode_index(f, at);
+        push_index(f, at);
         throw;
       }
     }(std::make_index_sequence<std::tuple_size_v<T>>{});
@@ -647,7 +634,7 @@ void write(writer& w, const T& v) {
           try {
             write(w, member);
           } catch (encode_failure& f) {
-            push_encode_field(f, "." + std::string(F::name));
+            push_field(f, F::name, F::index);
             throw;
           }
         });
@@ -663,7 +650,7 @@ void write(writer& w, const T& v) {
       try {
         write(w, member);
       } catch (encode_failure& f) {
-        push_encode_field(f, "." + std::string(F::name));
+        push_field(f, F::name, F::index);
         throw;
       }
     });

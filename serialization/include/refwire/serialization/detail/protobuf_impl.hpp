@@ -27,7 +27,15 @@
 
 #include <boost/mp11/algorithm.hpp>
 
-#include <refwire/serialization/detail/binary_impl.hpp>
+#include <refwire/serialization/detail/core/codec.hpp>
+#include <refwire/serialization/detail/core/decode_context.hpp>
+#include <refwire/serialization/detail/core/encode_failure.hpp>
+#include <refwire/serialization/detail/core/shapes.hpp>
+#include <refwire/serialization/detail/wire/endian.hpp>
+#include <refwire/serialization/detail/wire/output.hpp>
+#include <refwire/serialization/detail/wire/time.hpp>
+#include <refwire/serialization/detail/wire/utf8.hpp>
+#include <refwire/serialization/detail/wire/varint.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/reflect.hpp>
@@ -106,10 +114,10 @@ class writer {
       y = (y & 0x00003fffU) | ((y & 0x0fffc000U) << 2);
       y = (y & 0x007f007fU) | ((y & 0x3f803f80U) << 1);
       if (v < (std::uint64_t{1} << 28)) {
-        bin::store_le(p, y | 0x00808080U);
+        detail::wire::store_le(p, y | 0x00808080U);
         return p + 4;
       }
-      bin::store_le(p, y | 0x80808080U);
+      detail::wire::store_le(p, y | 0x80808080U);
       p[4] = static_cast<std::byte>(v >> 28);
       return p + 5;
     }
@@ -119,10 +127,10 @@ class writer {
     x = (x & 0x007f007f007f007fULL) | ((x & 0x3f803f803f803f80ULL) << 1);
     if (v < (std::uint64_t{1} << 56)) {
       const std::size_t n = varint_size_(v);  // 6 to 8
-      bin::store_le(p, x | (0x8080808080808080ULL >> (72 - 8 * n)));
+      detail::wire::store_le(p, x | (0x8080808080808080ULL >> (72 - 8 * n)));
       return p + n;
     }
-    bin::store_le(p, x | 0x8080808080808080ULL);
+    detail::wire::store_le(p, x | 0x8080808080808080ULL);
     const std::uint64_t top = v >> 56;  // bits 56..63: bit 7 is the continuation bit of a 10th byte
     p[8] = static_cast<std::byte>(top);
     p[9] = std::byte{1};
@@ -186,7 +194,7 @@ class writer {
       std::memcpy(p, s, n);
       return p + n;
     }
-    bin::append_bytes(out_, static_cast<const std::byte*>(s), n);
+    detail::wire::append_bytes(out_, static_cast<const std::byte*>(s), n);
     base_ = out_.size();
     return p;
   }
@@ -205,7 +213,7 @@ class writer {
   }
   /// Appends the stage up to p to the output; returns the cursor to go on with.
   [[gnu::noinline]] std::byte* flush(std::byte* p) {
-    bin::append_bytes(out_, stage_, static_cast<std::size_t>(p - stage_));
+    detail::wire::append_bytes(out_, stage_, static_cast<std::size_t>(p - stage_));
     base_ = out_.size();
     return stage_;
   }
@@ -486,10 +494,10 @@ REFWIRE_PB_INLINE std::byte* store_scalar(std::byte* p, T v) noexcept {
   if constexpr (wt == w_varint) {
     return writer::store_varint_wide(p, bits);
   } else if constexpr (wt == w_i32) {
-    bin::store_le(p, static_cast<std::uint32_t>(bits));
+    detail::wire::store_le(p, static_cast<std::uint32_t>(bits));
     return p + 4;
   } else {
-    bin::store_le(p, bits);
+    detail::wire::store_le(p, bits);
     return p + 8;
   }
 }
@@ -531,7 +539,7 @@ template <class T>
 seconds_nanos split_time(const T& v) {
   constexpr std::int64_t giga = 1'000'000'000;
   if constexpr (is_timestamp<T>::value) {
-    const std::int64_t ns = bin::to_nanoseconds(v.time_since_epoch());
+    const std::int64_t ns = checked_nanoseconds(v.time_since_epoch());
     std::int64_t s = ns / giga;
     std::int64_t n = ns % giga;
     if (n < 0) {
@@ -540,14 +548,14 @@ seconds_nanos split_time(const T& v) {
     }
     return {s, static_cast<std::int32_t>(n)};
   } else {
-    const std::int64_t ns = bin::to_nanoseconds(v);
+    const std::int64_t ns = checked_nanoseconds(v);
     return {ns / giga, static_cast<std::int32_t>(ns % giga)};
   }
 }
 
 // ------------------------------------------------------------------ encode
 
-/// Throws encode_error: protobuf's string fields must hold UTF-8 (the text is quoted, shortened).
+/// An encode failure: protobuf's string fields must hold UTF-8 (the text is quoted, shortened).
 [[noreturn]] void throw_invalid_utf8(std::string_view text);
 /// Validates UTF-8 (no overlongs, surrogates or code points past U+10FFFF).
 bool utf8_valid_slow(const char* p, std::size_t n) noexcept;
@@ -681,7 +689,7 @@ inline std::size_t container_size(const T& v) {
 
 template <class T, int_encoding E>
 inline constexpr bool packed_memcpy =
-    bin::memcpy_ok<T> && (is_float_v<T> || (E == int_encoding::fixed && (sizeof(T) == 4 || sizeof(T) == 8)));
+    memcpy_ok<T> && (is_float_v<T> || (E == int_encoding::fixed && (sizeof(T) == 4 || sizeof(T) == 8)));
 
 /// The longest varint of a scalar under an encoding.
 template <class S, int_encoding E>
@@ -871,8 +879,11 @@ void encode_into(std::vector<std::byte>& out, const T& v) {
   try {
     writer w(out);
     w.finish(encode(w, w.start(), v));
-  } catch (...) {
+  } catch (encode_failure& f) {
     out.resize(old);  // no partial encoding is left behind
+    throw_encode_error(f);
+  } catch (...) {
+    out.resize(old);
     throw;
   }
 }
@@ -892,24 +903,15 @@ REFWIRE_PB_INLINE std::byte* encode(writer& w, std::byte* p, const T& v) {
 
 /// The binary reader's cursor, budgets and failure record, plus protobuf's
 /// unknown-field switch. `end` is the end of the message being parsed.
-struct reader : bin::reader {
+struct reader : byte_reader {
   bool reject_unknown;
   /// The end of the whole input: a varint near the end of a nested message
   /// may be loaded past it (within the input), then checked against end.
   const std::byte* input_end;
   reader(std::span<const std::byte> in, const decode_options& o) noexcept
-      : bin::reader(in, o), reject_unknown(o.reject_unknown_fields), input_end(in.data() + in.size()) {}
+      : byte_reader(in, o), reject_unknown(o.reject_unknown_fields), input_end(in.data() + in.size()) {}
 };
 
-using bin::charge;
-using bin::fail;
-using bin::fail_alloc;
-using bin::fail_depth;
-using bin::fail_elements;
-using bin::fail_truncated;
-using bin::push_field;
-using bin::push_index;
-using bin::push_key;
 
 // Out-of-line paths (src/protobuf.cpp); each failure returns false.
 bool read_varint_slow(reader& r, std::uint64_t& v);
@@ -1137,7 +1139,7 @@ REFWIRE_PB_INLINE bool scalar_from_bits(reader& r, const std::byte* at, std::uin
   if constexpr (is_bool_v<B> || is_float_v<B>) {
     return scalar_try_bits<T, E>(bits, v);
   } else {
-    if (!scalar_try_bits<T, E>(bits, v)) [[unlikely]] return fail_range(r, at, bin::scalar_name<B>(), bits);
+    if (!scalar_try_bits<T, E>(bits, v)) [[unlikely]] return fail_range(r, at, scalar_name<B>(), bits);
     return true;
   }
 }
@@ -1151,11 +1153,11 @@ REFWIRE_PB_INLINE bool read_scalar(reader& r, T& v) {
     if (!read_varint(r, bits)) [[unlikely]] return false;
   } else if constexpr (wt == w_i32) {
     if (r.left() < 4) [[unlikely]] return fail_truncated(r, "fixed32", 4);
-    bits = bin::load_le<std::uint32_t>(r.cur);
+    bits = detail::wire::load_le<std::uint32_t>(r.cur);
     r.cur += 4;
   } else {
     if (r.left() < 8) [[unlikely]] return fail_truncated(r, "fixed64", 8);
-    bits = bin::load_le<std::uint64_t>(r.cur);
+    bits = detail::wire::load_le<std::uint64_t>(r.cur);
     r.cur += 8;
   }
   return scalar_from_bits<T, E>(r, at, bits, v);
@@ -1239,7 +1241,7 @@ REFWIRE_PB_INLINE bool read_value(reader& r, T& v) {
     std::uint64_t n;
     if (!read_length(r, n, "message")) [[unlikely]] return false;
     if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
-    bin::depth_scope depth(r);
+    depth_scope depth(r);
     sub_message sub(r, static_cast<std::size_t>(n));
     return read_body(r, v);
   }
@@ -1270,7 +1272,7 @@ REFWIRE_PB_INLINE bool read_elem(reader& r, std::uint32_t wt, T& v, std::uint64_
     std::uint64_t n;
     if (!read_length(r, n, "message")) [[unlikely]] return false;
     if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
-    bin::depth_scope depth(r);
+    depth_scope depth(r);
     sub_message sub(r, static_cast<std::size_t>(n));
     std::uint32_t count = 0;
     return read_fields(r, [&](std::uint64_t f, std::uint32_t t, const std::byte* tat) {
@@ -1568,7 +1570,7 @@ REFWIRE_PB_INLINE bool read_field(reader& r, std::uint32_t wt, T& v, std::uint64
     --r.elements_left;
     if (!charge(r, sizeof(std::pair<K, M>) + 4 * sizeof(void*))) [[unlikely]] return false;
     if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
-    bin::depth_scope depth(r);
+    depth_scope depth(r);
     sub_message sub(r, static_cast<std::size_t>(n));
     K key{};
     M value{};
@@ -1610,7 +1612,7 @@ bool time_from(reader& r, const std::byte* at, seconds_nanos sn, T& v) {
   }
   using D = typename time_duration<T>::type;
   D d;
-  if (detail::from_nanoseconds(ns, d) != ns_conversion::ok) [[unlikely]] {
+  if (detail::wire::from_nanoseconds(ns, d) != detail::wire::ns_conversion::ok) [[unlikely]] {
     return fail_at(r, at, errc::invalid_value,
                    std::to_string(ns) + " ns is not a whole number of the field's duration unit that its "
                                         "representation can hold");
@@ -1788,7 +1790,7 @@ bool decode(reader& r, T& v) {
   } else if constexpr (category<T>() == cat::message && !is_timestamp<T>::value && !is_duration<T>::value) {
     reset(v);
     if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
-    bin::depth_scope depth(r);
+    depth_scope depth(r);
     return read_body(r, v);
   } else {
     reset(v);

@@ -1,0 +1,452 @@
+#pragma once
+// The binary format's decoder: one read branch per shape over a byte_reader
+// (detail/core/decode_context.hpp: the cursor, the budgets, the failure
+// record). Every length is checked against the bytes left before anything
+// is allocated. Layout: docs/binary-format.md.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <boost/mp11/algorithm.hpp>
+
+#include <refwire/serialization/detail/binary/size.hpp>
+#include <refwire/serialization/detail/core/codec.hpp>
+#include <refwire/serialization/detail/core/decode_context.hpp>
+#include <refwire/serialization/detail/core/shapes.hpp>
+#include <refwire/serialization/detail/wire/endian.hpp>
+#include <refwire/serialization/detail/wire/time.hpp>
+#include <refwire/serialization/detail/wire/varint.hpp>
+#include <refwire/serialization/error.hpp>
+#include <refwire/serialization/options.hpp>
+#include <refwire/serialization/reflect.hpp>
+
+namespace refwire::detail::bin {
+
+/// The binary decoder's reader: a byte range with the shared budgets and failure record.
+using reader = byte_reader;
+
+// Out of line (src/binary.cpp); each failure returns false.
+/// An invalid bool or tag byte: "invalid <what> byte 0x.. (expected 0 or 1)".
+bool fail_byte(reader& r, errc code, std::string_view what, unsigned value);
+/// A std::string field, every case (compiled once).
+bool read_string_slow(reader& r, std::string& v);
+
+/// A varint (minimal encodings only): one byte inline, the rest out of line.
+inline bool read_varint(reader& r, std::uint64_t& v) {
+  if (r.cur != r.end && static_cast<std::uint8_t>(*r.cur) < 0x80) [[likely]] {
+    v = static_cast<std::uint8_t>(*r.cur++);
+    return true;
+  }
+  return read_varint_slow<wire::varint_rules::strict>(r, v);
+}
+
+/// Reads an element count and checks it against the input left (at least
+/// min_each bytes per element), the element budget and the allocation budget.
+template <class E>
+inline bool read_count(reader& r, std::uint64_t& n, std::string_view what, std::size_t node_bytes) {
+  if (!read_varint(r, n)) [[unlikely]] return false;
+  constexpr std::size_t min_each = min_size<E>();
+  if constexpr (min_each > 0) {
+    if (n > r.left() / min_each) [[unlikely]] return fail_count(r, what, n, min_each);
+  }
+  if (n > r.elements_left) [[unlikely]] return fail_elements(r, n);
+  r.elements_left -= n;
+  if (n > r.alloc_left / node_bytes) [[unlikely]] return fail_alloc(r, n * node_bytes);
+  r.alloc_left -= n * node_bytes;
+  return true;
+}
+
+/// A count of nanoseconds (just read: the 8 bytes before the cursor) as a D;
+/// a count D cannot hold exactly is reported at its first byte.
+template <class D>
+bool from_nanoseconds(reader& r, std::int64_t ns, D& out) {
+  const wire::ns_conversion c = wire::from_nanoseconds(ns, out);
+  if (c == wire::ns_conversion::ok) [[likely]] return true;
+  r.cur -= 8;
+  return fail_duration_at(r, r.offset(), ns, c, wire::ns_per_tick<D>());
+}
+
+template <class T>
+bool read(reader& r, T& v);
+
+template <class T>
+inline bool read_scalar(reader& r, T& v) {
+  if (r.left() < sizeof(T)) [[unlikely]] return fail_truncated(r, scalar_name<T>(), sizeof(T));
+  v = wire::load_le<T>(r.cur);
+  r.cur += sizeof(T);
+  return true;
+}
+
+inline bool read_flag(reader& r, bool& out, errc bad, std::string_view what) {
+  if (r.cur == r.end) [[unlikely]] return fail_truncated(r, what, 1);
+  const auto b = static_cast<std::uint8_t>(*r.cur);
+  if (b > 1) [[unlikely]] return fail_byte(r, bad, what, b);
+  ++r.cur;
+  out = b != 0;
+  return true;
+}
+
+template <class T>
+bool read_elements(reader& r, T& c) {
+  std::size_t i = 0;
+  for (auto& e : c) {
+    if (!read(r, e)) [[unlikely]] {
+      push_index(r, i);
+      return false;
+    }
+    ++i;
+  }
+  return true;
+}
+
+/// Reads a fixed_size<T>() != 0 value from p, once its bytes are known to be
+/// there: the same checks and failures as read, without the bounds check.
+/// r.cur is only set (to p) when the value is rejected.
+template <class T>
+inline bool read_fixed(reader& r, const std::byte* p, T& v) {
+  constexpr shape s = shape_of<T>();
+  if constexpr (s == shape::boolean || (s == shape::enumeration && !is_raw_scalar_v<T>)) {
+    const auto b = static_cast<std::uint8_t>(*p);
+    if (b > 1) [[unlikely]] {
+      r.cur = p;
+      return fail_byte(r, errc::invalid_bool, "bool", b);
+    }
+    v = static_cast<T>(b != 0);
+    return true;
+  } else if constexpr (s == shape::enumeration) {
+    v = static_cast<T>(wire::load_le<std::underlying_type_t<T>>(p));
+    return true;
+  } else if constexpr (s == shape::integer || s == shape::floating) {
+    v = wire::load_le<T>(p);
+    return true;
+  } else if constexpr (s == shape::uuid) {
+    std::memcpy(v.bytes.data(), p, 16);
+    return true;
+  } else if constexpr (s == shape::timestamp || s == shape::duration) {
+    const auto ns = wire::load_le<std::int64_t>(p);
+    bool ok;
+    const std::byte* const saved = r.cur;
+    r.cur = p + 8;  // from_nanoseconds reports a rejected value at r.cur - 8
+    if constexpr (is_timestamp<T>::value) {
+      typename T::duration d;
+      ok = from_nanoseconds(r, ns, d);
+      if (ok) v = T(d);
+    } else {
+      ok = from_nanoseconds(r, ns, v);
+    }
+    if (ok) r.cur = saved;
+    return ok;
+  } else {
+    static_assert(s == shape::fixed_array);
+    std::memcpy(std::data(v), p, fixed_size<T>());
+    return true;
+  }
+}
+
+/// Reads field F of a record, with the usual bounds checks.
+template <class F, class T>
+inline bool read_field(reader& r, T& v) {
+  auto& member = F::get(v);
+  static_assert(!std::is_const_v<std::remove_reference_t<decltype(member)>>,
+                "refwire: a const member cannot be decoded");
+  if (!read(r, member)) [[unlikely]] {
+    push_field(r, F::name, F::index);
+    return false;
+  }
+  return true;
+}
+
+/// Reads fixed-size field F of a record from p (its bytes are there).
+template <class F, class T>
+inline bool read_fixed_field(reader& r, const std::byte* p, T& v) {
+  auto& member = F::get(v);
+  static_assert(!std::is_const_v<std::remove_reference_t<decltype(member)>>,
+                "refwire: a const member cannot be decoded");
+  if (!read_fixed(r, p, member)) [[unlikely]] {
+    push_field(r, F::name, F::index);
+    return false;
+  }
+  return true;
+}
+
+/// Reads the fields of a record from field I on. A run of fixed-size fields
+/// is bounds-checked once; when the input is shorter than the whole run, its
+/// fields are read one by one, so a failure is reported exactly as without
+/// the run.
+template <class L, std::size_t I, class T>
+inline bool read_fields(reader& r, T& v) {
+  using runs = field_runs<L>;
+  if constexpr (I == runs::count) {
+    return true;
+  } else {
+    constexpr std::size_t n = runs::length(I);
+    if constexpr (n < 2) {
+      if (!read_field<boost::mp11::mp_at_c<L, I>>(r, v)) [[unlikely]] return false;
+      return read_fields<L, I + 1>(r, v);
+    } else {
+      const bool ok = [&]<std::size_t... J>(std::index_sequence<J...>) {
+        constexpr std::size_t bytes = runs::bytes(I, n);
+        if (r.left() >= bytes) [[likely]] {
+          // One load of the cursor, each field at its constant offset, one store.
+          const std::byte* const p = r.cur;
+          if (!(read_fixed_field<boost::mp11::mp_at_c<L, I + J>>(r, p + runs::bytes(I, J), v) && ...))
+            [[unlikely]] return false;
+          r.cur = p + bytes;
+          return true;
+        }
+        return (read_field<boost::mp11::mp_at_c<L, I + J>>(r, v) && ...);
+      }(std::make_index_sequence<n>{});
+      if (!ok) [[unlikely]] return false;
+      return read_fields<L, I + n>(r, v);
+    }
+  }
+}
+
+template <class T>
+bool read_record(reader& r, T& v) {
+  static_assert(attribute_names_valid<T>(),
+                "refwire: REFWIRE_ATTRIBUTES names a member that this type does not describe");
+  return read_fields<walked_fields_t<T>, 0>(r, v);
+}
+
+template <class T>
+bool read(reader& r, T& v) {
+  constexpr shape s = shape_of<T>();
+  if constexpr (s == shape::codec) {
+    const std::size_t at = r.offset();
+    wire_type_t<T> w{};
+    if (!read(r, w)) return false;
+    return from_wire(r, at, std::move(w), v);
+  } else if constexpr (s == shape::boolean) {
+    return read_flag(r, v, errc::invalid_bool, "bool");
+  } else if constexpr (s == shape::enumeration && !is_raw_scalar_v<T>) {  // an enum over bool
+    bool b;
+    if (!read_flag(r, b, errc::invalid_bool, "bool")) [[unlikely]] return false;
+    v = static_cast<T>(b);
+    return true;
+  } else if constexpr (s == shape::enumeration) {
+    std::underlying_type_t<T> u;
+    if (!read_scalar(r, u)) [[unlikely]] return false;
+    v = static_cast<T>(u);
+    return true;
+  } else if constexpr (s == shape::integer || s == shape::floating) {
+    return read_scalar(r, v);
+  } else if constexpr (s == shape::string) {
+    // The common case inline: a one-byte length, the bytes all there, within
+    // the allocation budget. Anything else takes the out-of-line path.
+    if (r.cur != r.end) [[likely]] {
+      const auto n = static_cast<std::uint8_t>(*r.cur);
+      if (n < 0x80 && n < static_cast<std::size_t>(r.end - r.cur) && n <= r.alloc_left) [[likely]] {
+        r.alloc_left -= n;
+        const std::byte* p = r.cur + 1;
+        r.cur = p + n;
+        v.assign(reinterpret_cast<const char*>(p), n);
+        return true;
+      }
+    }
+    return read_string_slow(r, v);
+  } else if constexpr (s == shape::blob) {
+    std::uint64_t n;
+    if (!read_varint(r, n)) [[unlikely]] return false;
+    if (n > r.left()) [[unlikely]] return fail_truncated(r, "bytes", n);
+    if (!charge(r, n)) [[unlikely]] return false;
+    v.assign(r.cur, r.cur + n);
+    r.cur += n;
+    return true;
+  } else if constexpr (s == shape::uuid) {
+    if (r.left() < 16) [[unlikely]] return fail_truncated(r, "uuid", 16);
+    std::memcpy(v.bytes.data(), r.cur, 16);
+    r.cur += 16;
+    return true;
+  } else if constexpr (s == shape::timestamp || s == shape::duration) {
+    std::int64_t ns;
+    if (r.left() < 8) [[unlikely]] return fail_truncated(r, is_duration<T>::value ? "duration" : "timestamp", 8);
+    ns = wire::load_le<std::int64_t>(r.cur);
+    r.cur += 8;
+    if constexpr (is_timestamp<T>::value) {
+      typename T::duration d;
+      if (!from_nanoseconds(r, ns, d)) [[unlikely]] return false;
+      v = T(d);
+      return true;
+    } else {
+      return from_nanoseconds(r, ns, v);
+    }
+  } else if constexpr (s == shape::optional || s == shape::pointer) {
+    bool present;
+    if (!read_flag(r, present, errc::invalid_tag, is_optional<T>::value ? "optional tag" : "pointer tag"))
+      [[unlikely]] return false;
+    if (!present) {
+      v.reset();
+      return true;
+    }
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+    depth_scope scope(r);
+    if constexpr (is_optional<T>::value) {
+      if (!v) v.emplace();
+    } else {
+      using E = typename T::element_type;
+      if (!v) {
+        if (!charge(r, sizeof(E))) [[unlikely]] return false;
+        v = std::make_unique<E>();
+      }
+    }
+    return read(r, *v);
+  } else if constexpr (is_raw_vector<T>) {
+    using E = typename T::value_type;
+    std::uint64_t n;
+    if (!read_varint(r, n)) [[unlikely]] return false;
+    if (n > r.left() / sizeof(E)) [[unlikely]] return fail_count(r, "vector", n, sizeof(E));
+    if (n > r.elements_left) [[unlikely]] return fail_elements(r, n);
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(E);
+    if (!charge(r, bytes)) [[unlikely]] return false;
+    r.elements_left -= n;
+    v.clear();
+    if (n >= 2) {
+      // One allocation and one memmove, no zero-fill: for a trivially copyable
+      // E, libstdc++ and libc++ copy a pointer range of two or more elements
+      // with memmove, so the (possibly unaligned) pointer is never used to load
+      // an E. A single element goes through memcpy below instead.
+      const E* first = reinterpret_cast<const E*>(r.cur);
+      v.assign(first, first + n);
+    } else if (n == 1) {
+      v.resize(1);
+      std::memcpy(v.data(), r.cur, sizeof(E));
+    }
+    r.cur += bytes;
+    return true;
+  } else if constexpr (std::is_same_v<T, std::vector<bool>>) {
+    std::uint64_t n;
+    if (!read_count<bool>(r, n, "vector", 1)) [[unlikely]] return false;
+    v.resize(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < n; ++i) {
+      bool b;
+      if (!read_flag(r, b, errc::invalid_bool, "bool")) [[unlikely]] {
+        push_index(r, i);
+        return false;
+      }
+      v[i] = b;
+    }
+    return true;
+  } else if constexpr (s == shape::sequence) {
+    using E = typename T::value_type;
+    std::uint64_t n;
+    constexpr std::size_t node = is_vector<T>::value ? sizeof(E) : sizeof(E) + 2 * sizeof(void*);
+    if (!read_count<E>(r, n, "vector", node)) [[unlikely]] return false;
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+    depth_scope scope(r);
+    v.resize(static_cast<std::size_t>(n));
+    return read_elements(r, v);
+  } else if constexpr (s == shape::set) {
+    using K = typename T::key_type;
+    std::uint64_t n;
+    if (!read_count<K>(r, n, "set", sizeof(K) + 4 * sizeof(void*))) [[unlikely]] return false;
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+    depth_scope scope(r);
+    v.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::byte* at = r.cur;
+      K key{};
+      if (!read(r, key)) [[unlikely]] {
+        push_index(r, i);
+        return false;
+      }
+      const std::size_t before = v.size();
+      v.emplace_hint(v.end(), std::move(key));
+      if (v.size() == before) [[unlikely]] {
+        r.cur = at;
+        fail(r, errc::duplicate_key, "duplicate set element");
+        push_index(r, i);
+        return false;
+      }
+    }
+    return true;
+  } else if constexpr (s == shape::map) {
+    using K = typename T::key_type;
+    using M = typename T::mapped_type;
+    std::uint64_t n;
+    if (!read_count<std::pair<K, M>>(r, n, "map", sizeof(std::pair<K, M>) + 4 * sizeof(void*)))
+      [[unlikely]] return false;
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+    depth_scope scope(r);
+    v.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::byte* at = r.cur;
+      K key{};
+      if (!read(r, key)) [[unlikely]] {
+        push_index(r, i);
+        return false;
+      }
+      const std::size_t before = v.size();
+      auto it = v.try_emplace(v.end(), std::move(key));
+      if (v.size() == before) [[unlikely]] {
+        r.cur = at;
+        fail(r, errc::duplicate_key, "duplicate map key");
+        push_map_key(r, it->first, i);
+        return false;
+      }
+      if (!read(r, it->second)) [[unlikely]] {
+        push_map_key(r, it->first, i);
+        return false;
+      }
+    }
+    return true;
+  } else if constexpr (s == shape::fixed_array) {
+    using E = typename element_of<T>::type;
+    if constexpr (memcpy_ok<E>) {
+      constexpr std::size_t bytes = sizeof(E) * fixed_extent<T>;
+      if (r.left() < bytes) [[unlikely]] return fail_truncated(r, "array", bytes);
+      std::memcpy(std::data(v), r.cur, bytes);
+      r.cur += bytes;
+      return true;
+    } else {
+      return read_elements(r, v);
+    }
+  } else if constexpr (s == shape::variant) {
+    std::uint64_t index;
+    const std::byte* at = r.cur;
+    if (!read_varint(r, index)) [[unlikely]] return false;
+    constexpr std::size_t count = std::variant_size_v<T>;
+    if (index >= count) [[unlikely]] {
+      r.cur = at;
+      return fail(r, errc::invalid_variant,
+                  "variant index " + std::to_string(index) + " out of range (" + std::to_string(count) +
+                      " alternatives)");
+    }
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+    depth_scope scope(r);
+    return boost::mp11::mp_with_index<count>(static_cast<std::size_t>(index), [&](auto I) {
+      if (v.index() != I) v.template emplace<I>();
+      if (!read(r, *std::get_if<I>(&v))) [[unlikely]] {
+        push_index(r, I);
+        return false;
+      }
+      return true;
+    });
+  } else if constexpr (s == shape::tuple) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      std::size_t failed = 0;
+      const bool ok = ((read(r, std::get<I>(v)) || (failed = I, false)) && ...);
+      if (!ok) [[unlikely]] push_index(r, failed);
+      return ok;
+    }(std::make_index_sequence<std::tuple_size_v<T>>{});
+  } else if constexpr (s == shape::record) {
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+    depth_scope scope(r);
+    return read_record(r, v);
+  } else {
+    static_assert(dependent_false<T>,
+                  "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "
+                  "make it an aggregate, or specialize refwire::codec<T>");
+    return false;
+  }
+}
+
+}  // namespace refwire::detail::bin

@@ -1,0 +1,329 @@
+#pragma once
+// The binary format's encoder: a staging writer and one write branch per
+// shape. Layout: docs/binary-format.md.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <boost/mp11/algorithm.hpp>
+
+#include <refwire/serialization/detail/binary/size.hpp>
+#include <refwire/serialization/detail/core/encode_failure.hpp>
+#include <refwire/serialization/detail/core/shapes.hpp>
+#include <refwire/serialization/detail/core/walk.hpp>
+#include <refwire/serialization/detail/wire/endian.hpp>
+#include <refwire/serialization/detail/wire/output.hpp>
+#include <refwire/serialization/detail/wire/varint.hpp>
+#include <refwire/serialization/reflect.hpp>
+
+namespace refwire::detail::bin {
+
+/// Stages small writes on the stack and appends them to the output in blocks;
+/// large byte runs go straight to the output. Nothing is zero-filled.
+class writer {
+ public:
+  static constexpr std::size_t stage_size = 2048;
+
+  explicit writer(std::vector<std::byte>& out) noexcept : out_(out) {}
+  writer(const writer&) = delete;
+  writer& operator=(const writer&) = delete;
+
+  template <class T>
+  void put(T v) {
+    if (static_cast<std::size_t>(lim_ - pos_) < sizeof(T)) flush();
+    wire::store_le(pos_, v);
+    pos_ += sizeof(T);
+  }
+
+  void put_varint(std::uint64_t v) {
+    if (lim_ - pos_ < 10) flush();
+    pos_ = wire::store_varint(pos_, v);
+  }
+
+  /// Makes room for n <= stage_size / 2 bytes: the unchecked puts that follow may use them.
+  void reserve(std::size_t n) {
+    if (static_cast<std::size_t>(lim_ - pos_) < n) flush();
+  }
+
+  /// Like put, after a reserve that covers it.
+  template <class T>
+  void put_unchecked(T v) noexcept {
+    wire::store_le(pos_, v);
+    pos_ += sizeof(T);
+  }
+
+  /// Like put_bytes of a size known at compile time, after a reserve that covers it.
+  template <std::size_t N>
+  void put_bytes_unchecked(const void* p) noexcept {
+    std::memcpy(pos_, p, N);
+    pos_ += N;
+  }
+
+  /// A string: its varint length then its bytes.
+  void put_string(const std::string& v) {
+    const std::size_t n = v.size();
+    if (n < 0x80 && static_cast<std::size_t>(lim_ - pos_) > 0x80) [[likely]] {
+      *pos_++ = static_cast<std::byte>(n);
+      if (n < 16 && v.capacity() >= 15) {
+        // The string's buffer holds capacity() + 1 >= 16 bytes: copy 16 (two
+        // instructions, no memcpy call). Only n of them are kept, the rest of
+        // the stage is overwritten by what follows or never flushed.
+        std::memcpy(pos_, v.data(), 16);
+      } else if (n >= 16 && n <= 32) {
+        // Two overlapping 16-byte copies, both inside the string.
+        std::memcpy(pos_, v.data(), 16);
+        std::memcpy(pos_ + n - 16, v.data() + n - 16, 16);
+      } else {
+        std::memcpy(pos_, v.data(), n);
+      }
+      pos_ += n;
+      return;
+    }
+    put_varint(n);
+    put_bytes(v.data(), n);
+  }
+
+  void put_bytes(const void* p, std::size_t n) {
+    if (n <= static_cast<std::size_t>(lim_ - pos_)) {
+      if (n != 0) std::memcpy(pos_, p, n);
+      pos_ += n;
+      return;
+    }
+    flush();
+    if (n < stage_size / 2) {
+      std::memcpy(pos_, p, n);
+      pos_ += n;
+    } else {
+      wire::append_bytes(out_, static_cast<const std::byte*>(p), n);
+    }
+  }
+
+  void flush() {
+    const auto n = static_cast<std::size_t>(pos_ - stage_);
+    if (out_.capacity() - out_.size() >= n) {
+      out_.insert(out_.end(), stage_, pos_);  // no reallocation: a memmove
+    } else {
+      wire::append_bytes(out_, stage_, n);
+    }
+    pos_ = stage_;
+  }
+
+ private:
+  std::vector<std::byte>& out_;
+  std::byte stage_[stage_size];
+  std::byte* pos_ = stage_;
+  std::byte* const lim_ = stage_ + stage_size;
+};
+
+/// A part of a value whose binary encoding can fail: a duration (or a
+/// timestamp's) wider than int64 nanoseconds.
+template <class T>
+struct leaf_can_fail : std::false_type {};
+template <class R, class P>
+struct leaf_can_fail<std::chrono::duration<R, P>> : std::bool_constant<duration_can_fail<std::chrono::duration<R, P>>()> {};
+template <class C, class D>
+struct leaf_can_fail<std::chrono::time_point<C, D>> : leaf_can_fail<D> {};
+
+/// True when encoding T can throw an encode_failure; only then do the
+/// levels of its encoding add their path segments (encode_within).
+template <class T>
+inline constexpr bool can_fail = any_part<T, leaf_can_fail>();
+
+template <class T>
+void write(writer& w, const T& v);
+
+/// Writes a fixed_size<T>() != 0 value after a reserve that covers it.
+template <class T>
+inline void write_fixed(writer& w, const T& v) {
+  constexpr shape s = shape_of<T>();
+  if constexpr (s == shape::boolean) {
+    w.put_unchecked(static_cast<std::uint8_t>(v ? 1 : 0));
+  } else if constexpr (s == shape::enumeration && !is_raw_scalar_v<T>) {  // an enum over bool
+    w.put_unchecked(static_cast<std::uint8_t>(static_cast<bool>(v) ? 1 : 0));
+  } else if constexpr (s == shape::enumeration) {
+    w.put_unchecked(static_cast<std::underlying_type_t<T>>(v));
+  } else if constexpr (s == shape::integer || s == shape::floating) {
+    w.put_unchecked(v);
+  } else if constexpr (s == shape::uuid) {
+    w.put_bytes_unchecked<16>(v.bytes.data());
+  } else if constexpr (s == shape::timestamp) {
+    w.put_unchecked(checked_nanoseconds(v.time_since_epoch()));
+  } else if constexpr (s == shape::duration) {
+    w.put_unchecked(checked_nanoseconds(v));
+  } else {
+    static_assert(s == shape::fixed_array);
+    w.put_bytes_unchecked<fixed_size<T>()>(std::data(v));
+  }
+}
+
+/// Writes field F of a record; a field that can fail adds its path segment.
+template <class F, class T>
+inline void write_field(writer& w, const T& v) {
+  using M = typename F::type;
+  if constexpr (can_fail<M>) {
+    encode_within([&] { write(w, F::get(v)); }, [](encode_failure& f) { push_field(f, F::name, F::index); });
+  } else {
+    write(w, F::get(v));
+  }
+}
+
+/// write_fixed of field F (after a reserve that covers it).
+template <class F, class T>
+inline void write_fixed_field(writer& w, const T& v) {
+  using M = typename F::type;
+  if constexpr (can_fail<M>) {
+    encode_within([&] { write_fixed(w, F::get(v)); }, [](encode_failure& f) { push_field(f, F::name, F::index); });
+  } else {
+    write_fixed(w, F::get(v));
+  }
+}
+
+/// Writes the fields of a record from field I on; a run of fixed-size fields
+/// makes room once.
+template <class L, std::size_t I, class T>
+inline void write_fields(writer& w, const T& v) {
+  using runs = field_runs<L>;
+  if constexpr (I < runs::count) {
+    constexpr std::size_t n = runs::length(I);
+    if constexpr (n == 0) {
+      write_field<boost::mp11::mp_at_c<L, I>>(w, v);
+      write_fields<L, I + 1>(w, v);
+    } else {
+      w.reserve(runs::bytes(I, n));
+      [&]<std::size_t... J>(std::index_sequence<J...>) {
+        (write_fixed_field<boost::mp11::mp_at_c<L, I + J>>(w, v), ...);
+      }(std::make_index_sequence<n>{});
+      write_fields<L, I + n>(w, v);
+    }
+  }
+}
+
+/// Writes element e of a container at position i; an element that can fail
+/// adds its index to the path.
+template <class E>
+inline void write_element(writer& w, const E& e, std::size_t i) {
+  if constexpr (can_fail<E>) {
+    encode_within([&] { write(w, e); }, [i](encode_failure& f) { push_index(f, i); });
+  } else {
+    write(w, e);
+  }
+}
+
+/// Writes the elements of c, each as an E (vector<bool>'s proxies as bool).
+template <class E, class C>
+inline void write_elements(writer& w, const C& c) {
+  if constexpr (can_fail<E>) {
+    std::size_t i = 0;
+    for (const auto& e : c) write_element(w, static_cast<const E&>(e), i++);
+  } else {
+    for (const auto& e : c) write(w, static_cast<const E&>(e));
+  }
+}
+
+template <class Tuple, std::size_t... I>
+void write_tuple(writer& w, const Tuple& t, std::index_sequence<I...>) {
+  (write_element(w, std::get<I>(t), I), ...);
+}
+
+template <class T>
+void write(writer& w, const T& v) {
+  constexpr shape s = shape_of<T>();
+  if constexpr (s == shape::codec) {
+    write(w, codec<T>::to_wire(v));
+  } else if constexpr (s == shape::boolean) {
+    w.put(static_cast<std::uint8_t>(v ? 1 : 0));
+  } else if constexpr (s == shape::enumeration && !is_raw_scalar_v<T>) {  // an enum over bool
+    write(w, static_cast<bool>(v));
+  } else if constexpr (s == shape::enumeration) {
+    w.put(static_cast<std::underlying_type_t<T>>(v));
+  } else if constexpr (s == shape::integer || s == shape::floating) {
+    w.put(v);
+  } else if constexpr (s == shape::string) {
+    w.put_string(v);
+  } else if constexpr (s == shape::blob) {
+    w.put_varint(v.size());
+    w.put_bytes(v.data(), v.size());
+  } else if constexpr (s == shape::uuid) {
+    w.put_bytes(v.bytes.data(), 16);
+  } else if constexpr (s == shape::timestamp) {
+    w.put(checked_nanoseconds(v.time_since_epoch()));
+  } else if constexpr (s == shape::duration) {
+    w.put(checked_nanoseconds(v));
+  } else if constexpr (s == shape::optional || s == shape::pointer) {
+    if (v) {
+      w.put(std::uint8_t{1});
+      write(w, *v);
+    } else {
+      w.put(std::uint8_t{0});
+    }
+  } else if constexpr (is_raw_vector<T>) {
+    w.put_varint(v.size());
+    w.put_bytes(v.data(), v.size() * sizeof(typename T::value_type));
+  } else if constexpr (s == shape::sequence || s == shape::set) {
+    w.put_varint(v.size());
+    write_elements<typename T::value_type>(w, v);
+  } else if constexpr (s == shape::map) {
+    w.put_varint(v.size());
+    if constexpr (can_fail<T>) {
+      std::size_t i = 0;
+      for (const auto& entry : v) {  // not a structured binding: clang 14 cannot capture one
+        encode_within(
+            [&] {
+              write(w, entry.first);
+              write(w, entry.second);
+            },
+            [&](encode_failure& f) { push_map_key(f, entry.first, i); });
+        ++i;
+      }
+    } else {
+      for (const auto& [key, value] : v) {
+        write(w, key);
+        write(w, value);
+      }
+    }
+  } else if constexpr (s == shape::fixed_array) {
+    using E = typename element_of<T>::type;
+    if constexpr (memcpy_ok<E>) {
+      w.put_bytes(std::data(v), sizeof(E) * fixed_extent<T>);
+    } else {
+      write_elements<E>(w, v);
+    }
+  } else if constexpr (s == shape::variant) {
+    w.put_varint(v.index());
+    std::visit([&](const auto& alt) { write_element(w, alt, v.index()); }, v);
+  } else if constexpr (s == shape::tuple) {
+    write_tuple(w, v, std::make_index_sequence<std::tuple_size_v<T>>{});
+  } else if constexpr (s == shape::record) {
+    static_assert(attribute_names_valid<T>(),
+                  "refwire: REFWIRE_ATTRIBUTES names a member that this type does not describe");
+    write_fields<walked_fields_t<T>, 0>(w, v);
+  } else {
+    static_assert(dependent_false<T>,
+                  "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "
+                  "make it an aggregate, or specialize refwire::codec<T>");
+  }
+}
+
+/// Appends the encoding of v to out; an encode failure becomes refwire::encode_error.
+template <class T>
+inline void encode(const T& v, std::vector<std::byte>& out) {
+  if constexpr (can_fail<T>) {
+    encode_entry([&] {
+      writer w(out);
+      write(w, v);
+      w.flush();
+    });
+  } else {
+    writer w(out);
+    write(w, v);
+    w.flush();
+  }
+}
+
+}  // namespace refwire::detail::bin

@@ -1,0 +1,142 @@
+#pragma once
+// What every format's decoder shares: the budgets of decode_options, the
+// depth guard, and the failure record. A format's reader derives from
+// decode_context (JSON's cursor) or from byte_reader (binary and protobuf,
+// which walk a byte range). The first failure recorded wins: later records
+// are ignored, so an outer level that fails because an inner one did can
+// never replace the inner, more precise, reason. Paths are pushed while the
+// failure unwinds (innermost first) and joined by make_error.
+//
+//   if (n > r.left()) return fail_truncated(r, "string", n);   // records, returns false
+//   if (!charge(r, n)) return false;                            // allocation budget
+//   depth_scope scope(r);                                       // one level deeper
+//   if (!read(r, v.name)) { push_field(r, "name", 2); return false; }
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <refwire/serialization/detail/wire/time.hpp>
+#include <refwire/serialization/detail/wire/varint.hpp>
+#include <refwire/serialization/error.hpp>
+#include <refwire/serialization/options.hpp>
+
+namespace refwire::detail {
+
+/// What a failed decode recorded; allocated only when a decode fails.
+struct failure {
+  errc code = errc::ok;
+  std::size_t offset = 0;
+  std::string reason;
+  std::vector<std::string> path;  // innermost segment first
+};
+
+/// The budgets and the failure record of one decode.
+struct decode_context {
+  std::uint32_t depth_left;
+  std::uint64_t elements_left;
+  std::uint64_t alloc_left;
+  std::unique_ptr<failure> failed;
+
+  explicit decode_context(const decode_options& o) noexcept
+      : depth_left(o.max_depth), elements_left(o.max_elements), alloc_left(o.max_alloc_bytes) {}
+};
+
+// Recording (src/core/decode_context.cpp). Each returns false. The wordings
+// live here once, so every format says the same thing about the same limit.
+
+/// Records a failure unless one is recorded already (the first wins).
+bool record_failure(decode_context& c, errc code, std::size_t offset, std::string reason);
+/// truncated: "truncated <what>, needs <need> bytes, <left> left".
+bool fail_truncated_at(decode_context& c, std::size_t offset, std::string_view what, std::uint64_t need,
+                       std::size_t left);
+/// truncated: "truncated <what>, <count> elements need at least <min_each> byte(s) each, <left> left".
+bool fail_count_at(decode_context& c, std::size_t offset, std::string_view what, std::uint64_t count,
+                   std::size_t min_each, std::size_t left);
+/// element_limit: "<count> element(s) exceed(s) the element limit (<left> left of decode_options::max_elements)".
+bool fail_elements_at(decode_context& c, std::size_t offset, std::uint64_t count);
+/// allocation_limit: "allocating <bytes> bytes exceeds the allocation limit (<left> left of decode_options::max_alloc_bytes)".
+bool fail_alloc_at(decode_context& c, std::size_t offset, std::uint64_t bytes);
+/// depth_limit: "nesting exceeds decode_options::max_depth".
+bool fail_depth_at(decode_context& c, std::size_t offset);
+/// A varint that read_varint rejected: truncated ("truncated varint, needs N bytes, L left"),
+/// or invalid_varint ("varint exceeds 64 bits", "varint is not minimally encoded").
+bool fail_varint_at(decode_context& c, std::size_t offset, wire::varint_read got, std::size_t left);
+/// invalid_value: a count of nanoseconds that from_nanoseconds could not convert
+/// to a duration whose tick is tick_ns nanoseconds.
+bool fail_duration_at(decode_context& c, std::size_t offset, std::int64_t ns, wire::ns_conversion why,
+                      std::int64_t tick_ns);
+
+void push_field(decode_context& c, std::string_view name, std::size_t index);
+void push_index(decode_context& c, std::size_t index);
+void push_key(decode_context& c, std::string_view key);
+void push_key(decode_context& c, long long key);
+void push_key(decode_context& c, unsigned long long key);
+
+/// Pushes the path segment of a map entry: its key when the key is a string
+/// or an integer, else its position.
+template <class K>
+void push_map_key(decode_context& c, const K& key, std::size_t position) {
+  if constexpr (std::is_same_v<K, std::string>) push_key(c, std::string_view(key));
+  else if constexpr (std::is_integral_v<K> && !std::is_same_v<K, bool> && std::is_signed_v<K>)
+    push_key(c, static_cast<long long>(key));
+  else if constexpr (std::is_integral_v<K> && !std::is_same_v<K, bool>)
+    push_key(c, static_cast<unsigned long long>(key));
+  else push_index(c, position);
+}
+
+/// The recorded failure as a refwire::error (the path joined); a context
+/// with no failure recorded gives invalid_value "decode failed" at offset 0.
+refwire::error make_error(decode_context& c);
+
+/// One nesting level: taken after checking depth_left != 0.
+struct depth_scope {
+  decode_context& c;
+  explicit depth_scope(decode_context& ctx) noexcept : c(ctx) { --c.depth_left; }
+  ~depth_scope() { ++c.depth_left; }
+  depth_scope(const depth_scope&) = delete;
+  depth_scope& operator=(const depth_scope&) = delete;
+};
+
+/// A reader over a byte range (binary, protobuf): the cursor, the budgets and
+/// the failure record; failures are recorded at the cursor.
+struct byte_reader : decode_context {
+  const std::byte* begin;
+  const std::byte* cur;
+  const std::byte* end;
+
+  byte_reader(std::span<const std::byte> in, const decode_options& o) noexcept
+      : decode_context(o), begin(in.data()), cur(in.data()), end(in.data() + in.size()) {}
+
+  [[nodiscard]] std::size_t left() const noexcept { return static_cast<std::size_t>(end - cur); }
+  [[nodiscard]] std::size_t offset() const noexcept { return static_cast<std::size_t>(cur - begin); }
+};
+
+// byte_reader failures at the cursor (out of line); each returns false.
+bool fail(byte_reader& r, errc code, std::string reason);
+bool fail_truncated(byte_reader& r, std::string_view what, std::uint64_t need);
+bool fail_count(byte_reader& r, std::string_view what, std::uint64_t count, std::size_t min_each);
+bool fail_elements(byte_reader& r, std::uint64_t count);
+bool fail_alloc(byte_reader& r, std::uint64_t bytes);
+bool fail_depth(byte_reader& r);
+/// The bounded varint read at the cursor, every case: advances on success,
+/// records the failure at the varint's first byte otherwise.
+template <wire::varint_rules Rules>
+bool read_varint_slow(byte_reader& r, std::uint64_t& v);
+extern template bool read_varint_slow<wire::varint_rules::strict>(byte_reader&, std::uint64_t&);
+extern template bool read_varint_slow<wire::varint_rules::lenient>(byte_reader&, std::uint64_t&);
+
+/// Takes bytes from the allocation budget; false (recorded) past it.
+template <class R>
+inline bool charge(R& r, std::uint64_t bytes) {
+  if (bytes > r.alloc_left) [[unlikely]] return fail_alloc(r, bytes);
+  r.alloc_left -= bytes;
+  return true;
+}
+
+}  // namespace refwire::detail

@@ -1,0 +1,205 @@
+#pragma once
+// Shapes: which kind of value a T is, decided once here (shape_of<T>()) and
+// read by reflect.hpp (what is serializable, canonical names) and by every
+// format's encoder and decoder, so that a format handles each shape in one
+// branch and a new shape is added here first. Machinery for reflect.hpp and
+// the formats.
+
+#include <array>
+#include <bit>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <boost/describe/members.hpp>
+
+#include <refwire/serialization/types.hpp>
+
+namespace refwire::detail {
+
+template <class T> struct is_optional : std::false_type {};
+template <class T> struct is_optional<std::optional<T>> : std::true_type {};
+
+template <class T> struct is_unique_ptr : std::false_type {};
+template <class T> struct is_unique_ptr<std::unique_ptr<T>> : std::true_type {};
+
+template <class T> struct is_variant : std::false_type {};
+template <class... Ts> struct is_variant<std::variant<Ts...>> : std::true_type {};
+
+template <class T> struct is_tuple : std::false_type {};
+template <class... Ts> struct is_tuple<std::tuple<Ts...>> : std::true_type {};
+template <class A, class B> struct is_tuple<std::pair<A, B>> : std::true_type {};
+
+template <class T> struct is_std_array : std::false_type {};
+template <class T, std::size_t N> struct is_std_array<std::array<T, N>> : std::true_type {};
+
+/// vector, deque, list: a count, then the elements.
+template <class T> struct is_sequence : std::false_type {};
+template <class T, class A> struct is_sequence<std::vector<T, A>> : std::true_type {};
+template <class T, class A> struct is_sequence<std::deque<T, A>> : std::true_type {};
+template <class T, class A> struct is_sequence<std::list<T, A>> : std::true_type {};
+
+template <class T> struct is_vector : std::false_type {};
+template <class T, class A> struct is_vector<std::vector<T, A>> : std::true_type {};
+
+template <class T> struct is_set : std::false_type {};
+template <class K, class C, class A> struct is_set<std::set<K, C, A>> : std::true_type {};
+template <class K, class H, class E, class A> struct is_set<std::unordered_set<K, H, E, A>> : std::true_type {};
+
+template <class T> struct is_map : std::false_type {};
+template <class K, class V, class C, class A> struct is_map<std::map<K, V, C, A>> : std::true_type {};
+template <class K, class V, class H, class E, class A>
+struct is_map<std::unordered_map<K, V, H, E, A>> : std::true_type {};
+
+template <class T> struct is_duration : std::false_type {};
+template <class R, class P> struct is_duration<std::chrono::duration<R, P>> : std::true_type {};
+
+template <class T> struct is_timestamp : std::false_type {};
+template <class D> struct is_timestamp<std::chrono::time_point<std::chrono::system_clock, D>> : std::true_type {};
+
+template <class T> inline constexpr bool is_string_v = std::is_same_v<T, std::string>;
+template <class T> inline constexpr bool is_blob_v = std::is_same_v<T, std::vector<std::byte>>;
+template <class T> inline constexpr bool is_uuid_v = std::is_same_v<T, uuid>;
+template <class T> inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
+
+/// Integers of every width (char types included), not bool.
+template <class T> inline constexpr bool is_integer_v = std::is_integral_v<T> && !is_bool_v<T>;
+template <class T>
+inline constexpr bool is_float_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+/// A value whose binary encoding is its little-endian memory image, so that a
+/// contiguous run of them is one memcpy: integers, float, double, and enums
+/// over them (std::byte included). Not bool: its bytes must be validated.
+template <class T, bool = std::is_enum_v<T>>
+struct is_raw_enum : std::false_type {};
+template <class T>
+struct is_raw_enum<T, true> : std::bool_constant<!is_bool_v<std::underlying_type_t<T>>> {};
+
+template <class T>
+inline constexpr bool is_raw_scalar_v = is_integer_v<T> || is_float_v<T> || is_raw_enum<T>::value;
+
+/// A contiguous run of T is its little-endian memory image on the wire: one memcpy.
+template <class T>
+inline constexpr bool memcpy_ok = is_raw_scalar_v<T> && std::endian::native == std::endian::little;
+
+template <class T> struct element_of { using type = void; };
+template <class T, std::size_t N> struct element_of<T[N]> { using type = T; };
+template <class T, std::size_t N> struct element_of<std::array<T, N>> { using type = T; };
+
+template <class T> inline constexpr std::size_t fixed_extent = 0;
+template <class T, std::size_t N> inline constexpr std::size_t fixed_extent<T[N]> = N;
+template <class T, std::size_t N> inline constexpr std::size_t fixed_extent<std::array<T, N>> = N;
+
+template <class> inline constexpr bool dependent_false = false;
+
+}  // namespace refwire::detail
+
+namespace refwire {
+
+/// A type Boost.Describe describes (BOOST_DESCRIBE_STRUCT / BOOST_DESCRIBE_CLASS).
+template <class T>
+concept described_record = std::is_class_v<T> && boost::describe::has_describe_members<T>::value;
+
+/// A plain aggregate Boost.PFR can walk: positional formats only.
+template <class T>
+concept aggregate_record = std::is_class_v<T> && std::is_aggregate_v<T> && !described_record<T> &&
+                           !detail::is_std_array<T>::value && !std::is_polymorphic_v<T>;
+
+/// A struct whose fields the walk visits.
+template <class T>
+concept record = described_record<T> || aggregate_record<T>;
+
+/// A type refwire::codec<T> maps to a surrogate.
+template <class T>
+concept has_codec = requires { typename codec<T>::wire; };
+
+}  // namespace refwire
+
+namespace refwire::detail {
+
+/// The kinds of value refwire knows. Each format has one branch per shape in
+/// each direction (see docs/architecture.md, "How to add a shape").
+enum class shape : std::uint8_t {
+  none,         ///< not serializable (or not yet known: a const, a pointer, a reference)
+  codec,        ///< refwire::codec<T> maps it to codec<T>::wire
+  boolean,      ///< bool
+  integer,      ///< integers of every width, char types included
+  floating,     ///< float, double
+  enumeration,  ///< an enum (over its underlying type)
+  string,       ///< std::string
+  blob,         ///< std::vector<std::byte>
+  uuid,         ///< refwire::uuid
+  timestamp,    ///< a system_clock time_point
+  duration,     ///< a std::chrono::duration
+  optional,     ///< std::optional
+  pointer,      ///< std::unique_ptr
+  sequence,     ///< std::vector, std::deque, std::list (vector<byte>: blob)
+  fixed_array,  ///< std::array, one-dimensional C arrays
+  set,          ///< std::set, std::unordered_set
+  map,          ///< std::map, std::unordered_map
+  variant,      ///< std::variant
+  tuple,        ///< std::tuple, std::pair
+  record,       ///< a described struct or a PFR aggregate
+};
+
+/// The shape of T, decided once (codecs first: a codec overrides the shape
+/// T would have).
+template <class T>
+consteval shape shape_of() {
+  if constexpr (std::is_const_v<T> || std::is_reference_v<T> || std::is_pointer_v<T>) return shape::none;
+  else if constexpr (has_codec<T>) return shape::codec;
+  else if constexpr (is_bool_v<T>) return shape::boolean;
+  else if constexpr (is_integer_v<T>) return shape::integer;
+  else if constexpr (is_float_v<T>) return shape::floating;
+  else if constexpr (std::is_enum_v<T>) return shape::enumeration;
+  else if constexpr (is_string_v<T>) return shape::string;
+  else if constexpr (is_blob_v<T>) return shape::blob;
+  else if constexpr (is_uuid_v<T>) return shape::uuid;
+  else if constexpr (is_timestamp<T>::value) return shape::timestamp;
+  else if constexpr (is_duration<T>::value) return shape::duration;
+  else if constexpr (is_optional<T>::value) return shape::optional;
+  else if constexpr (is_unique_ptr<T>::value) return shape::pointer;
+  else if constexpr (is_sequence<T>::value) return shape::sequence;
+  else if constexpr (is_std_array<T>::value || (std::is_array_v<T> && std::rank_v<T> == 1)) return shape::fixed_array;
+  else if constexpr (is_set<T>::value) return shape::set;
+  else if constexpr (is_map<T>::value) return shape::map;
+  else if constexpr (is_variant<T>::value) return shape::variant;
+  else if constexpr (is_tuple<T>::value) return shape::tuple;
+  else if constexpr (record<T>) return shape::record;
+  else return shape::none;
+}
+
+template <class T>
+inline constexpr shape shape_v = shape_of<T>();
+
+/// The canonical name of an integer or floating-point type ("i32", "u8",
+/// "f64", "char"), as type names spell it and decode errors name it (enums
+/// are read, and so reported, as their underlying type).
+template <class T>
+constexpr std::string_view scalar_name() {
+  static_assert(is_integer_v<T> || is_float_v<T>);
+  if constexpr (std::is_same_v<T, char>) return "char";
+  else if constexpr (is_float_v<T>) return sizeof(T) == 4 ? "f32" : "f64";
+  else if constexpr (std::is_signed_v<T>) {
+    return sizeof(T) == 1 ? "i8" : sizeof(T) == 2 ? "i16" : sizeof(T) == 4 ? "i32" : "i64";
+  } else {
+    return sizeof(T) == 1 ? "u8" : sizeof(T) == 2 ? "u16" : sizeof(T) == 4 ? "u32" : "u64";
+  }
+}
+
+}  // namespace refwire::detail
