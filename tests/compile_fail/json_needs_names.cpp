@@ -7,6 +7,10 @@ struct named_format {
   static constexpr bool positional = false;
   template <class T>
   static void encode(const T&, std::vector<std::byte>&, const refwire::encode_options&) {}
+  template <class T>
+  static refwire::error decode(std::span<const std::byte>, T&, const refwire::decode_options&, std::size_t*) {
+    return {};
+  }
 };
 
 struct plain {

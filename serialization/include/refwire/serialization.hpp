@@ -14,6 +14,8 @@
 #include <refwire/serialization/binary.hpp>
 #include <refwire/serialization/compression.hpp>
 #include <refwire/serialization/error.hpp>
+#include <refwire/serialization/format.hpp>
+#include <refwire/serialization/formats.hpp>
 #include <refwire/serialization/json.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/protobuf.hpp>

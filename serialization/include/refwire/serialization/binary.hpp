@@ -19,6 +19,7 @@
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/reflect.hpp>
+#include <refwire/serialization/serialize.hpp>
 
 namespace refwire {
 

@@ -5,6 +5,11 @@
 //   refwire::serialize<refwire::binary>(p, buffer);                   // reused buffer
 //   point q = refwire::deserialize<point>(b);                         // throws decode_error
 //   refwire::error e = refwire::deserialize<refwire::binary>(b, q);   // no-throw
+//
+// This header defines no format: each format's header (binary.hpp, json.hpp,
+// protobuf.hpp) includes it, and <refwire/serialization.hpp> has them all.
+// The default format, refwire::binary, is only declared here; calling
+// serialize(v) without naming a format needs binary.hpp (or the umbrella).
 
 #include <cstddef>
 #include <cstdint>
@@ -13,25 +18,18 @@
 #include <type_traits>
 #include <vector>
 
-#include <refwire/serialization/binary.hpp>
 #include <refwire/serialization/compression.hpp>
 #include <refwire/serialization/error.hpp>
+#include <refwire/serialization/format.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/reflect.hpp>
 
 namespace refwire {
 
-/// A format tag: binary, json, protobuf. A format is an empty struct with a
-/// name, a one-byte id (recorded in snapshot headers and RPC frames), and
-/// static encode / decode templates (see binary.hpp):
-///   static void encode(const T&, std::vector<std::byte>& out, const encode_options&);  // appends
-///   static error decode(std::span<const std::byte>, T&, const decode_options&, std::size_t* consumed);
-template <class F>
-concept format = std::is_empty_v<F> && requires {
-  { F::name } -> std::convertible_to<std::string_view>;
-  { F::id } -> std::convertible_to<std::uint8_t>;
-  { F::positional } -> std::convertible_to<bool>;
-};
+/// The default format of serialize / deserialize / save_snapshot, defined in
+/// binary.hpp. Only named here: `format<binary>` is checked where an entry
+/// point is called, by which time binary.hpp has defined it.
+struct binary;
 
 namespace detail {
 
@@ -44,11 +42,7 @@ constexpr bool check_serializable() {
                 "make it an aggregate, or specialize refwire::codec<T>");
   static_assert(F::positional || !aggregate_record<T>,
                 "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
-  if constexpr (serializable<T>) {
-    return F::positional || !aggregate_record<T>;
-  } else {
-    return false;
-  }
+  return carries<T, F>;
 }
 
 inline std::span<const std::byte> as_bytes(std::string_view s) noexcept {
@@ -104,6 +98,26 @@ template <format F = binary, class T>
 void serialize(const T& v, std::vector<std::byte>& out, const encode_options& options = {}) {
   out.clear();
   if constexpr (detail::check_serializable<T, F>()) detail::encode_append<F>(v, out, options);
+}
+
+/// serialize<F> with an F that is not a format: one readable error instead of
+/// a list of candidates (the overloads above require refwire::format<F>).
+template <class F, class T>
+  requires(!format<F>)
+std::vector<std::byte> serialize(const T& /*v*/, const encode_options& /*options*/ = {}) {
+  static_assert(detail::dependent_false<F>,
+                "refwire: serialize<F>: F is not a format (refwire::format<F> is false): use refwire::binary, "
+                "refwire::json, refwire::protobuf, or a tag with name, id, positional, encode and decode");
+  return {};
+}
+
+/// The reused-buffer form of the overload above.
+template <class F, class T>
+  requires(!format<F>)
+void serialize(const T& /*v*/, std::vector<std::byte>& /*out*/, const encode_options& /*options*/ = {}) {
+  static_assert(detail::dependent_false<F>,
+                "refwire: serialize<F>: F is not a format (refwire::format<F> is false): use refwire::binary, "
+                "refwire::json, refwire::protobuf, or a tag with name, id, positional, encode and decode");
 }
 
 /// Decodes a T in format F (binary by default); throws refwire::decode_error.

@@ -23,10 +23,9 @@
 #include <type_traits>
 #include <vector>
 
-#include <boost/mp11/algorithm.hpp>
-
 #include <refwire/serialization/detail/snapshot_impl.hpp>
 #include <refwire/serialization/error.hpp>
+#include <refwire/serialization/formats.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/reflect.hpp>
 #include <refwire/serialization/serialize.hpp>
@@ -96,18 +95,18 @@ class snapshot_error : public decode_error {
 namespace detail::snap {
 
 /// decode_snapshot's body: the checks, then the dispatch on the format id
-/// over `formats` (a format that cannot carry T is not instantiated for it).
+/// through the registry (a format that cannot carry T is not instantiated for it).
 template <class T>
 void decode_into(std::span<const std::byte> bytes, T& out, const decode_options& options,
                  const std::filesystem::path& file) {
-  static constexpr auto table = format_table<T>(formats{});
+  static constexpr auto table = format_table<T>(refwire::formats{});
   const opened head = open(bytes, fingerprint<T>(), table, file);
   decode_options o = options;
   o.compression = head.compression;
-  boost::mp11::mp_for_each<formats>([&](auto f) {
+  // open() has rejected an id that no format has, so a format is always found.
+  (void)refwire::visit_format(head.format, [&](auto f) {
     using F = decltype(f);
-    if (F::id != head.format) return;
-    if constexpr (F::positional || !aggregate_record<T>) {
+    if constexpr (can_carry<T, F>) {
       if (error e = decode_with<F>(head.payload, out, o, nullptr)) throw_payload_error(file, std::move(e));
     } else {
       throw_cannot_carry(file, format_info{F::id, F::name, false});

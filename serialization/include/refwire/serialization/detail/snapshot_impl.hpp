@@ -1,7 +1,8 @@
 #pragma once
 // refwire/serialization/detail/snapshot_impl.hpp: the snapshot machinery
 // behind snapshot.hpp. The header layout, the checks and the file I/O are
-// compiled once in src/snapshot.cpp; only the format dispatch is a template.
+// compiled once in src/snapshot.cpp; only the format dispatch is a template
+// (in snapshot.hpp, over the registry, refwire::formats).
 
 #include <array>
 #include <cstddef>
@@ -11,19 +12,13 @@
 #include <string_view>
 #include <vector>
 
-#include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
-#include <refwire/serialization/binary.hpp>
-#include <refwire/serialization/json.hpp>
-#include <refwire/serialization/protobuf.hpp>
-#include <refwire/serialization/reflect.hpp>
+#include <refwire/serialization/error.hpp>
+#include <refwire/serialization/format.hpp>
+#include <refwire/serialization/options.hpp>
 
 namespace refwire::detail::snap {
-
-/// The formats load_snapshot can read, by their one-byte id. Adding a format
-/// is one entry here (and its header above): e.g. mp_list<binary, json, protobuf>.
-using formats = boost::mp11::mp_list<::refwire::binary, ::refwire::json, ::refwire::protobuf>;
 
 inline constexpr std::size_t header_size = 36;
 inline constexpr std::size_t trailer_size = 8;
@@ -38,9 +33,11 @@ struct format_info {
   bool can_carry;
 };
 
+/// One format_info per entry of a list of formats (refwire::formats when
+/// loading), in the list's order: the order the "this program reads" message gives.
 template <class T, class... Fs>
 constexpr auto format_table(boost::mp11::mp_list<Fs...>) {
-  return std::array<format_info, sizeof...(Fs)>{format_info{Fs::id, Fs::name, Fs::positional || !aggregate_record<T>}...};
+  return std::array<format_info, sizeof...(Fs)>{format_info{Fs::id, Fs::name, carries<T, Fs>}...};
 }
 
 /// The checked header: format id, compression, and the payload inside the bytes.
