@@ -4,6 +4,8 @@
 
 #include <lz4.h>
 
+#include <refwire/serialization/detail/wire/varint.hpp>
+
 #include <cstring>
 #include <limits>
 #include <string>
@@ -22,55 +24,36 @@ namespace {
 
 constexpr std::uint8_t method_stored = 0;
 constexpr std::uint8_t method_lz4 = 1;
-constexpr std::size_t max_varint = 10;
+constexpr std::size_t max_varint = detail::wire::max_varint_bytes;
 /// lz4's format cannot expand a block by more than 255:1 (each literal-length
 /// or match-length byte adds at most 255 output bytes), plus a little slack.
 constexpr std::uint64_t lz4_max_ratio = 255;
 constexpr std::size_t scratch_keep_limit = std::size_t{64} << 20;
 
 std::size_t put_varint(std::byte* p, std::uint64_t v) noexcept {
-  std::size_t n = 0;
-  while (v >= 0x80) {
-    p[n++] = static_cast<std::byte>((v & 0x7f) | 0x80);
-    v >>= 7;
-  }
-  p[n++] = static_cast<std::byte>(v);
-  return n;
+  return static_cast<std::size_t>(detail::wire::store_varint(p, v) - p);
 }
 
-std::size_t varint_size(std::uint64_t v) noexcept {
-  std::size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
-}
+using detail::wire::varint_size;
 
 error fail(errc code, std::size_t offset, std::string reason) {
   return error(code, offset, "$", std::move(reason));
 }
 
-/// Reads a minimal LEB128 varint at in[pos]; the same rules as the binary format.
+/// Reads a minimal varint at in[pos] (wire::varint_rules::strict, as binary's).
 error get_varint(std::span<const std::byte> in, std::size_t& pos, std::uint64_t& v, const char* what) {
-  std::uint64_t result = 0;
-  for (std::size_t i = 0; i < max_varint; ++i) {
-    if (pos + i >= in.size()) {
+  using detail::wire::varint_status;
+  const auto got = detail::wire::read_varint<detail::wire::varint_rules::strict>(in.data() + pos,
+                                                                                  in.data() + in.size(), v);
+  switch (got.status) {
+    case varint_status::ok: pos += got.length; return {};
+    case varint_status::truncated:
       return fail(errc::truncated, in.size(),
-                  std::string("lz4: truncated envelope, the ") + what + " varint needs " + std::to_string(i + 1) +
-                      " bytes, " + std::to_string(in.size() - pos) + " left");
-    }
-    const auto b = static_cast<std::uint8_t>(in[pos + i]);
-    if (i == 9 && b > 1) return fail(errc::invalid_varint, pos, std::string("lz4: the ") + what + " varint exceeds 64 bits");
-    result |= static_cast<std::uint64_t>(b & 0x7f) << (7 * i);
-    if (b < 0x80) {
-      if (b == 0 && i > 0) {
-        return fail(errc::invalid_varint, pos, std::string("lz4: the ") + what + " varint is not minimally encoded");
-      }
-      v = result;
-      pos += i + 1;
-      return {};
-    }
+                  std::string("lz4: truncated envelope, the ") + what + " varint needs " +
+                      std::to_string(got.length) + " bytes, " + std::to_string(in.size() - pos) + " left");
+    case varint_status::not_minimal:
+      return fail(errc::invalid_varint, pos, std::string("lz4: the ") + what + " varint is not minimally encoded");
+    case varint_status::overflow: break;
   }
   return fail(errc::invalid_varint, pos, std::string("lz4: the ") + what + " varint exceeds 64 bits");
 }
