@@ -162,25 +162,18 @@ inline void write_fixed(writer& w, const T& v) {
   }
 }
 
-/// Writes field F of a record; a field that can fail adds its path segment.
-template <class F, class T>
+/// Writes field F of a record (with write_fixed when Fixed, after a reserve
+/// that covers it); a field that can fail adds its path segment.
+template <class F, bool Fixed, class T>
 inline void write_field(writer& w, const T& v) {
-  using M = typename F::type;
-  if constexpr (can_fail<M>) {
-    encode_within([&] { write(w, F::get(v)); }, [](encode_failure& f) { push_field(f, F::name, F::index); });
+  const auto put = [&] {
+    if constexpr (Fixed) write_fixed(w, F::get(v));
+    else write(w, F::get(v));
+  };
+  if constexpr (can_fail<typename F::type>) {
+    encode_within(put, [](encode_failure& f) { push_field(f, F::name, F::index); });
   } else {
-    write(w, F::get(v));
-  }
-}
-
-/// write_fixed of field F (after a reserve that covers it).
-template <class F, class T>
-inline void write_fixed_field(writer& w, const T& v) {
-  using M = typename F::type;
-  if constexpr (can_fail<M>) {
-    encode_within([&] { write_fixed(w, F::get(v)); }, [](encode_failure& f) { push_field(f, F::name, F::index); });
-  } else {
-    write_fixed(w, F::get(v));
+    put();
   }
 }
 
@@ -192,12 +185,12 @@ inline void write_fields(writer& w, const T& v) {
   if constexpr (I < runs::count) {
     constexpr std::size_t n = runs::length(I);
     if constexpr (n == 0) {
-      write_field<boost::mp11::mp_at_c<L, I>>(w, v);
+      write_field<boost::mp11::mp_at_c<L, I>, false>(w, v);
       write_fields<L, I + 1>(w, v);
     } else {
       w.reserve(runs::bytes(I, n));
       [&]<std::size_t... J>(std::index_sequence<J...>) {
-        (write_fixed_field<boost::mp11::mp_at_c<L, I + J>>(w, v), ...);
+        (write_field<boost::mp11::mp_at_c<L, I + J>, true>(w, v), ...);
       }(std::make_index_sequence<n>{});
       write_fields<L, I + n>(w, v);
     }

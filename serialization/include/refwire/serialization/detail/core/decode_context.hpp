@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <refwire/serialization/detail/core/path.hpp>
 #include <refwire/serialization/detail/wire/time.hpp>
 #include <refwire/serialization/detail/wire/varint.hpp>
 #include <refwire/serialization/error.hpp>
@@ -77,18 +78,6 @@ void push_index(decode_context& c, std::size_t index);
 void push_key(decode_context& c, std::string_view key);
 void push_key(decode_context& c, long long key);
 void push_key(decode_context& c, unsigned long long key);
-
-/// Pushes the path segment of a map entry: its key when the key is a string
-/// or an integer, else its position.
-template <class K>
-void push_map_key(decode_context& c, const K& key, std::size_t position) {
-  if constexpr (std::is_same_v<K, std::string>) push_key(c, std::string_view(key));
-  else if constexpr (std::is_integral_v<K> && !std::is_same_v<K, bool> && std::is_signed_v<K>)
-    push_key(c, static_cast<long long>(key));
-  else if constexpr (std::is_integral_v<K> && !std::is_same_v<K, bool>)
-    push_key(c, static_cast<unsigned long long>(key));
-  else push_index(c, position);
-}
 
 /// The recorded failure as a refwire::error (the path joined); a context
 /// with no failure recorded gives invalid_value "decode failed" at offset 0.

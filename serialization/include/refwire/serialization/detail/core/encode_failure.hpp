@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include <refwire/serialization/detail/core/path.hpp>
 #include <refwire/serialization/detail/wire/config.hpp>
 #include <refwire/serialization/detail/wire/time.hpp>
 #include <refwire/serialization/error.hpp>
@@ -41,17 +42,6 @@ void push_key(encode_failure& f, long long key);
 void push_key(encode_failure& f, unsigned long long key);
 /// Throws the refwire::encode_error for f.
 [[noreturn]] void throw_encode_error(encode_failure& f);
-
-/// The map key's segment, as decode paths spell it (push_map_key of decode_context.hpp).
-template <class K>
-void push_map_key(encode_failure& f, const K& key, std::size_t position) {
-  if constexpr (std::is_same_v<K, std::string>) push_key(f, std::string_view(key));
-  else if constexpr (std::is_integral_v<K> && !std::is_same_v<K, bool> && std::is_signed_v<K>)
-    push_key(f, static_cast<long long>(key));
-  else if constexpr (std::is_integral_v<K> && !std::is_same_v<K, bool>)
-    push_key(f, static_cast<unsigned long long>(key));
-  else push_index(f, position);
-}
 
 /// Runs body(); an encode_failure passing through gets push(failure)'s
 /// segment on its way out. With no failure this costs nothing at run time
