@@ -23,8 +23,8 @@
 #include <string_view>
 #include <vector>
 
-#include <refwire/serialization/detail/protobuf_impl.hpp>
-#include <refwire/serialization/detail/protobuf_schema.hpp>
+#include <refwire/serialization/detail/protobuf/decode.hpp>
+#include <refwire/serialization/detail/protobuf/schema.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/reflect.hpp>

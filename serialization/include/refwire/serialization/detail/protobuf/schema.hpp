@@ -14,7 +14,7 @@
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>
 
-#include <refwire/serialization/detail/protobuf_impl.hpp>
+#include <refwire/serialization/detail/protobuf/decode.hpp>
 #include <refwire/serialization/reflect.hpp>
 
 namespace refwire::detail::pb {
