@@ -24,6 +24,7 @@
 #include <vector>
 
 #include <refwire/serialization/detail/protobuf/decode.hpp>
+#include <refwire/serialization/detail/protobuf/encode.hpp>
 #include <refwire/serialization/detail/protobuf/schema.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
