@@ -3,7 +3,8 @@
 // and the schema: its category (from shape_of<T>()), its wire type, the
 // integer it travels as, a record field's number and integer encoding (the
 // only place the `number` and `encoding` attributes are read), the seconds
-// and nanos of a time value. Mapping: docs/protobuf-format.md.
+// and nanos of a time value, and whether encoding it can fail. Mapping:
+// docs/protobuf-format.md.
 
 #include <array>
 #include <chrono>
@@ -13,8 +14,10 @@
 
 #include <boost/mp11/algorithm.hpp>
 
+#include <refwire/serialization/detail/core/decode_context.hpp>
 #include <refwire/serialization/detail/core/encode_failure.hpp>
 #include <refwire/serialization/detail/core/shapes.hpp>
+#include <refwire/serialization/detail/core/walk.hpp>
 #include <refwire/serialization/reflect.hpp>
 
 namespace refwire::detail::pb {
@@ -208,5 +211,30 @@ seconds_nanos split_time(const T& v) {
 /// The duration type of a time value.
 template <class T> struct time_duration { using type = T; };
 template <class C, class D> struct time_duration<std::chrono::time_point<C, D>> { using type = D; };
+
+// ---------------------------------------------------------- encode failures
+
+/// A part of a value whose protobuf encoding can fail: a std::string (it must
+/// hold UTF-8), a duration (or a timestamp's) wider than int64 nanoseconds.
+template <class T>
+struct leaf_can_fail : std::bool_constant<is_string_v<T>> {};
+template <class R, class P>
+struct leaf_can_fail<std::chrono::duration<R, P>>
+    : std::bool_constant<duration_can_fail<std::chrono::duration<R, P>>()> {};
+template <class C, class D>
+struct leaf_can_fail<std::chrono::time_point<C, D>> : leaf_can_fail<D> {};
+
+/// Pushes the path segment of a map entry, in decode and encode paths alike:
+/// its key (protobuf's keys are integers, bool or strings; a bool key is 0 or 1).
+template <class Failure, class K>
+inline void push_entry_key(Failure& f, const K& key) {
+  if constexpr (is_bool_v<K>) push_key(f, static_cast<unsigned long long>(key));
+  else push_map_key(f, key, 0);  // a string or an integer: the position is not used
+}
+
+/// True when encoding T can throw an encode_failure; only then do the
+/// levels of its encoding add their path segments (encode_within).
+template <class T>
+inline constexpr bool can_fail = any_part<T, leaf_can_fail>();
 
 }  // namespace refwire::detail::pb

@@ -70,13 +70,6 @@ inline void reset(T& v) {
   }
 }
 
-/// The path segment of a map entry: its key (bool keys too, as 0 or 1).
-template <class K>
-inline void push_entry_key(reader& r, const K& key) {
-  if constexpr (is_bool_v<K>) push_key(r, static_cast<unsigned long long>(key));
-  else push_map_key(r, key, 0);  // a string or an integer: the position is not used
-}
-
 template <class T> bool read_body(reader& r, T& v);
 template <int_encoding E, class T>
 REFWIRE_ALWAYS_INLINE bool read_field(reader& r, std::uint32_t wt, T& v, std::uint64_t field, const std::byte* at,

@@ -3,12 +3,17 @@
 // (writer.hpp), the cursor passed and returned. A nested message (or
 // wrapper, map entry, packed varint run) reserves one length byte, writes
 // its body and patches the byte, moving the body forward only when it is 128
-// bytes or longer. Mapping: docs/protobuf-format.md.
+// bytes or longer. A value that has no encoding (a std::string that is not
+// UTF-8, a time outside int64 nanoseconds) throws an encode_failure, and each
+// level it passes adds its path segment, in types whose encoding can fail
+// only (can_fail). Mapping: docs/protobuf-format.md.
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
+#include <memory>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -133,6 +138,19 @@ REFWIRE_ALWAYS_INLINE std::byte* put_elem(writer& w, std::byte* p, const T& v) {
   }
 }
 
+/// A container whose elements are in one array (a path index is computed
+/// from an element's address, not counted in the loop).
+template <class C>
+inline constexpr bool contiguous = is_vector<C>::value || shape_of<C>() == shape::fixed_array;
+
+/// The index of element e of c for a path: from its address when c is
+/// contiguous, else the count i kept by the loop.
+template <class C, class E>
+std::size_t position_of(const C& c, const E& e, std::size_t i) noexcept {
+  if constexpr (contiguous<C>) return static_cast<std::size_t>(std::addressof(e) - std::data(c));
+  else return i;
+}
+
 /// Field N holding v, under proto3's rules: zero scalars, empty strings and
 /// empty containers are not written; messages always are.
 template <std::uint32_t N, int_encoding E, class T>
@@ -153,15 +171,32 @@ REFWIRE_ALWAYS_INLINE std::byte* put_field(writer& w, std::byte* p, const T& v) 
     const std::size_t count = container_size(v);
     if (count == 0) return p;
     if constexpr (packable<El>()) {
-      return put_packed<N, E>(w, p, v, count);
+      return put_packed<N, E>(w, p, v, count);  // scalars: cannot fail
     } else if constexpr (category<El>() == cat::message) {
       // A run of messages: each reserves as many length bytes as the previous one needed.
       std::size_t k = 1;
+      [[maybe_unused]] std::size_t i = 0;
       for (const auto& e : v) {
         p = store_tag<tag_v<N, w_len>>(w.ensure(p, 7));
         const std::size_t at = w.offset(p);
-        p = put_body(w, p + k, static_cast<const El&>(e));
+        if constexpr (can_fail<El>) {
+          p = encode_within(
+              [&]() REFWIRE_ALWAYS_INLINE_LAMBDA { return put_body(w, p + k, static_cast<const El&>(e)); },
+              [&](encode_failure& f) { push_index(f, position_of(v, e, i)); });
+          if constexpr (!contiguous<T>) ++i;
+        } else {
+          p = put_body(w, p + k, static_cast<const El&>(e));
+        }
         p = w.close_run(p, at, k);
+      }
+      return p;
+    } else if constexpr (can_fail<El>) {
+      [[maybe_unused]] std::size_t i = 0;
+      for (const auto& e : v) {
+        p = encode_within(
+            [&]() REFWIRE_ALWAYS_INLINE_LAMBDA { return put_elem<N, E>(w, p, static_cast<const El&>(e)); },
+            [&](encode_failure& f) { push_index(f, position_of(v, e, i)); });
+        if constexpr (!contiguous<T>) ++i;
       }
       return p;
     } else {
@@ -173,12 +208,26 @@ REFWIRE_ALWAYS_INLINE std::byte* put_field(writer& w, std::byte* p, const T& v) 
     static_assert(is_integer_v<K> || is_bool_v<K> || is_string_v<K>,
                   "refwire: protobuf map keys must be integers, bool or std::string (protobuf's rule); "
                   "use a vector of pairs (a repeated message) for other keys");
-    for (const auto& [key, value] : v) {
-      p = store_tag<tag_v<N, w_len>>(w.ensure(p, 15));
-      const std::size_t at = w.offset(p);
-      p = put_elem<1, E>(w, p + 1, key);
-      p = put_elem<2, E>(w, p, value);
-      p = w.close(p, at);
+    if constexpr (can_fail<T>) {
+      for (const auto& entry : v) {  // not a structured binding: clang 14 cannot capture one
+        p = encode_within(
+            [&]() REFWIRE_ALWAYS_INLINE_LAMBDA {
+              std::byte* q = store_tag<tag_v<N, w_len>>(w.ensure(p, 15));
+              const std::size_t at = w.offset(q);
+              q = put_elem<1, E>(w, q + 1, entry.first);
+              q = put_elem<2, E>(w, q, entry.second);
+              return w.close(q, at);
+            },
+            [&](encode_failure& f) { push_entry_key(f, entry.first); });
+      }
+    } else {
+      for (const auto& [key, value] : v) {
+        p = store_tag<tag_v<N, w_len>>(w.ensure(p, 15));
+        const std::size_t at = w.offset(p);
+        p = put_elem<1, E>(w, p + 1, key);
+        p = put_elem<2, E>(w, p, value);
+        p = w.close(p, at);
+      }
     }
     return p;
   }
@@ -202,12 +251,16 @@ constexpr std::array<std::size_t, sizeof...(Fs)> run_rooms() {
 }
 
 /// Field F of a record: a fixed-room field after its run's room check (Room,
-/// when it starts the run), any other through put_field.
+/// when it starts the run), any other through put_field; a field that can
+/// fail adds its path segment.
 template <class F, std::size_t Room, class T>
 REFWIRE_ALWAYS_INLINE std::byte* put_member(writer& w, std::byte* p, const T& v) {
   constexpr std::uint32_t n = number_of<F>();
   constexpr int_encoding e = encoding_of<F>;
-  if constexpr (fixed_room<T>() == 0) {
+  if constexpr (can_fail<T>) {
+    return encode_within([&]() REFWIRE_ALWAYS_INLINE_LAMBDA { return put_field<n, e>(w, p, v); },
+                         [](encode_failure& f) { push_field(f, F::name, F::index); });
+  } else if constexpr (fixed_room<T>() == 0) {
     return put_field<n, e>(w, p, v);
   } else {
     if constexpr (Room != 0) p = w.ensure(p, Room);
@@ -226,6 +279,19 @@ REFWIRE_ALWAYS_INLINE std::byte* put_fields(writer& w, std::byte* p, const T& v,
   return p;
 }
 
+/// Element I of a tuple (field I + 1); one that can fail adds its index.
+template <std::size_t I, class T>
+REFWIRE_ALWAYS_INLINE std::byte* put_item(writer& w, std::byte* p, const T& v) {
+  constexpr auto n = static_cast<std::uint32_t>(I + 1);
+  if constexpr (can_fail<std::tuple_element_t<I, T>>) {
+    return encode_within(
+        [&]() REFWIRE_ALWAYS_INLINE_LAMBDA { return put_field<n, int_encoding::varint>(w, p, std::get<I>(v)); },
+        [](encode_failure& f) { push_index(f, I); });
+  } else {
+    return put_field<n, int_encoding::varint>(w, p, std::get<I>(v));
+  }
+}
+
 /// The fields of a message-like value (record, tuple, variant, timestamp,
 /// duration), from the cursor p; returns the cursor after them. Inlined
 /// into the top-level encode; nested messages go through put_body.
@@ -238,11 +304,20 @@ REFWIRE_ALWAYS_INLINE std::byte* put_message(writer& w, std::byte* p, const T& v
     return put_field<2, int_encoding::varint>(w, p, sn.nanos);
   } else if constexpr (s == shape::variant) {
     return boost::mp11::mp_with_index<std::variant_size_v<T>>(v.index(), [&](auto I) {
-      return put_elem<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(w, p, *std::get_if<I>(&v));
+      constexpr std::size_t index = I;
+      constexpr auto n = static_cast<std::uint32_t>(index + 1);
+      const auto& alt = *std::get_if<index>(&v);
+      if constexpr (can_fail<std::variant_alternative_t<index, T>>) {
+        return encode_within(
+            [&]() REFWIRE_ALWAYS_INLINE_LAMBDA { return put_elem<n, int_encoding::varint>(w, p, alt); },
+            [](encode_failure& f) { push_index(f, index); });
+      } else {
+        return put_elem<n, int_encoding::varint>(w, p, alt);
+      }
     });
   } else if constexpr (s == shape::tuple) {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((p = put_field<static_cast<std::uint32_t>(I + 1), int_encoding::varint>(w, p, std::get<I>(v))), ...);
+      ((p = put_item<I>(w, p, v)), ...);
     }(std::make_index_sequence<std::tuple_size_v<T>>{});
     return p;
   } else {
