@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <variant>
@@ -40,6 +42,19 @@ struct plain {
   std::int32_t a = 0;
   millis b{};
 };  // a PFR aggregate: fields have no names
+
+// Protobuf strings must hold UTF-8.
+struct tagged {
+  std::vector<std::string> names;
+  std::map<std::string, std::vector<std::string>> tags;
+  std::optional<std::string> note;
+  std::set<std::string> labels;
+};
+BOOST_DESCRIBE_STRUCT(tagged, (), (names, tags, note, labels))
+
+const std::string not_utf8 = "ok\xff";
+const std::string utf8_reason =
+    "protobuf string fields must hold UTF-8; \"ok\\xff\" does not (use std::vector<std::byte> for bytes)";
 
 template <class F, class T>
 std::pair<std::string, std::string> encode_failure_of(const T& v) {
@@ -86,11 +101,58 @@ void expect_trip_paths() {
 
 TEST(encode_errors, binary_paths) { expect_trip_paths<refwire::binary>(); }
 TEST(encode_errors, json_paths) { expect_trip_paths<refwire::json>(); }
+TEST(encode_errors, protobuf_paths) { expect_trip_paths<refwire::protobuf>(); }
 
 TEST(encode_errors, binary_aggregate_fields_by_position) {
   plain p;
   p.b = too_long;
   EXPECT_EQ(encode_failure_of<refwire::binary>(p), std::pair(std::string("$.#1"), range_reason));
+}
+
+TEST(encode_errors, protobuf_aggregate_fields_by_position) {
+  plain p;
+  p.b = too_long;
+  EXPECT_EQ(encode_failure_of<refwire::protobuf>(p), std::pair(std::string("$.#1"), range_reason));
+}
+
+TEST(encode_errors, protobuf_strings_that_are_not_utf8) {
+  {
+    trip t;
+    t.legs.resize(3);
+    t.legs[2].name = not_utf8;
+    try {
+      (void)refwire::serialize<refwire::protobuf>(t);
+      ADD_FAILURE() << "no encode_error";
+    } catch (const refwire::encode_error& e) {
+      EXPECT_STREQ(e.what(), ("$.legs[2].name: " + utf8_reason).c_str());
+    }
+  }
+  {
+    tagged t;
+    t.names = {"a", "b", not_utf8};
+    EXPECT_EQ(encode_failure_of<refwire::protobuf>(t), std::pair(std::string("$.names[2]"), utf8_reason));
+  }
+  {
+    tagged t;
+    t.tags["k"] = {"a", not_utf8};
+    EXPECT_EQ(encode_failure_of<refwire::protobuf>(t), std::pair(std::string("$.tags[\"k\"][1]"), utf8_reason));
+  }
+  {
+    tagged t;
+    t.note = not_utf8;
+    EXPECT_EQ(encode_failure_of<refwire::protobuf>(t), std::pair(std::string("$.note"), utf8_reason));
+  }
+  {
+    tagged t;
+    t.labels = {"a", not_utf8, "z"};
+    EXPECT_EQ(encode_failure_of<refwire::protobuf>(t), std::pair(std::string("$.labels[1]"), utf8_reason));
+  }
+  // A top-level string is field 1 of a wrapper message: the value itself.
+  EXPECT_EQ(encode_failure_of<refwire::protobuf>(not_utf8), std::pair(std::string("$"), utf8_reason));
+  EXPECT_EQ(encode_failure_of<refwire::protobuf>(std::vector<std::string>{"x", not_utf8}),
+            std::pair(std::string("$[1]"), utf8_reason));
+  // The other formats have no such rule (binary) or their own reason (JSON).
+  EXPECT_NO_THROW((void)refwire::serialize<refwire::binary>(not_utf8));
 }
 
 TEST(encode_errors, nanosecond_durations_cannot_fail) {
@@ -101,6 +163,16 @@ TEST(encode_errors, nanosecond_durations_cannot_fail) {
   static_assert(refwire::detail::bin::can_fail<millis>);
   static_assert(refwire::detail::bin::can_fail<trip>);
   static_assert(refwire::detail::bin::can_fail<std::chrono::duration<double>>);
+  static_assert(!refwire::detail::bin::can_fail<std::string>);
+  // protobuf: strings too (UTF-8), and timestamps through the same nanoseconds.
+  static_assert(!refwire::detail::pb::can_fail<std::chrono::nanoseconds>);
+  static_assert(!refwire::detail::pb::can_fail<refwire::timestamp>);
+  static_assert(!refwire::detail::pb::can_fail<std::vector<std::int32_t>>);
+  static_assert(refwire::detail::pb::can_fail<millis>);
+  static_assert(refwire::detail::pb::can_fail<std::string>);
+  static_assert(refwire::detail::pb::can_fail<std::map<std::int32_t, std::string>>);
+  static_assert(refwire::detail::pb::can_fail<tagged>);
+  static_assert(refwire::detail::pb::can_fail<plain>);
   SUCCEED();
 }
 
@@ -113,6 +185,12 @@ TEST(encode_errors, nothing_is_left_in_the_reused_buffer_state) {
   t.legs[0].took = millis(5);
   refwire::serialize<refwire::binary>(t, buf);
   EXPECT_EQ(refwire::deserialize<trip>(buf).legs[0].took, millis(5));
+
+  // A format's encode appends: a failed protobuf encode leaves what was there before.
+  std::vector<std::byte> out{std::byte{0xaa}};
+  t.legs[0].name = not_utf8;
+  EXPECT_THROW(refwire::protobuf::encode(t, out, {}), refwire::encode_error);
+  EXPECT_EQ(out, std::vector<std::byte>{std::byte{0xaa}});
 }
 
 }  // namespace

@@ -23,8 +23,9 @@
 #include <string_view>
 #include <vector>
 
-#include <refwire/serialization/detail/protobuf_impl.hpp>
-#include <refwire/serialization/detail/protobuf_schema.hpp>
+#include <refwire/serialization/detail/protobuf/decode.hpp>
+#include <refwire/serialization/detail/protobuf/encode.hpp>
+#include <refwire/serialization/detail/protobuf/schema.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/reflect.hpp>
@@ -46,7 +47,8 @@ struct protobuf {
   /// Appends the protobuf encoding of v to out. A record, tuple or variant is
   /// the message itself; any other T is field 1 of a wrapper message (the
   /// shape proto_schema<T> emits). Throws encode_error for a std::string that
-  /// is not UTF-8 and for a time value outside int64 nanoseconds.
+  /// is not UTF-8 and for a time value outside int64 nanoseconds; its what()
+  /// names the value's path ("$.legs[2].name: protobuf string fields must hold UTF-8; ...").
   template <serializable T>
   static void encode(const T& v, std::vector<std::byte>& out, const encode_options& /*options*/) {
     detail::pb::encode_into(out, v);

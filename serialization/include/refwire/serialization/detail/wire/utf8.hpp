@@ -56,6 +56,8 @@ REFWIRE_ALWAYS_INLINE bool utf8_valid(const char* p, std::size_t n) noexcept {
 
 /// True when every byte of p[0, n) is ASCII, with a few (possibly
 /// overlapping) word loads and no byte loop; every load stays inside [p, p + n).
+/// (The likely branches say that text is mostly ASCII: a caller testing for
+/// the rare rest then branches once, with no flag materialized.)
 REFWIRE_ALWAYS_INLINE bool all_ascii(const char* p, std::size_t n) noexcept {
   if (n >= 8) {
     std::uint64_t any, chunk;
@@ -66,17 +68,21 @@ REFWIRE_ALWAYS_INLINE bool all_ascii(const char* p, std::size_t n) noexcept {
       std::memcpy(&chunk, p + i, 8);
       any |= chunk;
     }
-    return (any & 0x8080808080808080ULL) == 0;
+    if ((any & 0x8080808080808080ULL) == 0) [[likely]] return true;
+    return false;
   }
   if (n >= 4) {
     std::uint32_t a, b;
     std::memcpy(&a, p, 4);
     std::memcpy(&b, p + n - 4, 4);
-    return ((a | b) & 0x80808080U) == 0;
+    if (((a | b) & 0x80808080U) == 0) [[likely]] return true;
+    return false;
   }
   // p[0], p[n / 2] and p[n - 1] are every byte of n <= 3
-  return n == 0 || ((static_cast<unsigned char>(p[0]) | static_cast<unsigned char>(p[n / 2]) |
-                     static_cast<unsigned char>(p[n - 1])) & 0x80U) == 0;
+  if (n == 0 || ((static_cast<unsigned char>(p[0]) | static_cast<unsigned char>(p[n / 2]) |
+                  static_cast<unsigned char>(p[n - 1])) & 0x80U) == 0) [[likely]]
+    return true;
+  return false;
 }
 
 }  // namespace refwire::detail::wire

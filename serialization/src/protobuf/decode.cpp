@@ -1,10 +1,9 @@
-// Out-of-line parts of the protobuf format: UTF-8 validation, slow varints,
-// unknown-field skipping, every failure path and the schema text helpers.
-#include <refwire/serialization/protobuf.hpp>
+// Out-of-line parts of the protobuf decoder (detail/protobuf/reader.hpp):
+// every failure path, unknown-field skipping and the run count behind a
+// vector's reserve, so that the inlined decode templates stay small. The
+// shared failure paths are in src/core/decode_context.cpp.
+#include <refwire/serialization/detail/protobuf/reader.hpp>
 
-#include <cstdio>
-#include <cstring>
-#include <stdexcept>
 #include <string>
 
 namespace refwire::detail::pb {
@@ -24,70 +23,6 @@ const char* wire_name(std::uint32_t wt) {
 }
 
 }  // namespace
-
-bool utf8_valid_slow(const char* text, std::size_t n) noexcept {
-  const auto* p = reinterpret_cast<const unsigned char*>(text);
-  const unsigned char* const end = p + n;
-  while (p != end) {
-    // ASCII fast path, 8 bytes at a time.
-    while (end - p >= 8) {
-      std::uint64_t chunk;
-      std::memcpy(&chunk, p, 8);
-      if ((chunk & 0x8080808080808080ULL) != 0) break;
-      p += 8;
-    }
-    if (p == end) break;
-    const unsigned char c = *p;
-    if (c < 0x80) {
-      ++p;
-      continue;
-    }
-    std::size_t len;
-    std::uint32_t cp;
-    if (c >= 0xc2 && c <= 0xdf) {
-      len = 2;
-      cp = c & 0x1fU;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      len = 3;
-      cp = c & 0x0fU;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      len = 4;
-      cp = c & 0x07U;
-    } else {
-      return false;
-    }
-    if (static_cast<std::size_t>(end - p) < len) return false;
-    for (std::size_t i = 1; i < len; ++i) {
-      if ((p[i] & 0xc0U) != 0x80U) return false;
-      cp = (cp << 6) | (p[i] & 0x3fU);
-    }
-    if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-      return false;
-    p += len;
-  }
-  return true;
-}
-
-void throw_invalid_utf8(std::string_view text) {
-  std::string shown;
-  for (std::size_t i = 0; i < text.size() && i < 32; ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-      shown += static_cast<char>(c);
-    } else {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\x%02x", c);
-      shown += esc;
-    }
-  }
-  if (text.size() > 32) shown += "...";
-  throw_encode_failure("protobuf string fields must hold UTF-8; \"" + shown +
-                       "\" does not (use std::vector<std::byte> for bytes)");
-}
-
-bool read_varint_slow(reader& r, std::uint64_t& v) {
-  return detail::read_varint_slow<detail::wire::varint_rules::lenient>(r, v);
-}
 
 bool fail_at(reader& r, const std::byte* at, errc code, std::string reason) {
   r.cur = at;
@@ -190,60 +125,6 @@ bool skip_field(reader& r, std::uint32_t wt, std::uint64_t field, const std::byt
     default:  // w_egroup without a start
       return fail_at(r, at, errc::invalid_field, "end group " + std::to_string(field) + " without a start group");
   }
-}
-
-// ------------------------------------------------------------------ schema
-
-std::string hashed_name(std::string_view prefix, std::string_view canonical) {
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(canonical)));
-  return std::string(prefix) + hex;
-}
-
-std::string upper_snake(std::string_view name) {
-  std::string s;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    const char c = name[i];
-    if (c >= 'A' && c <= 'Z') {
-      if (i > 0 && ((name[i - 1] >= 'a' && name[i - 1] <= 'z') || (name[i - 1] >= '0' && name[i - 1] <= '9'))) s += '_';
-      s += c;
-    } else if (c >= 'a' && c <= 'z') {
-      s += static_cast<char>(c - 'a' + 'A');
-    } else {
-      s += c;
-    }
-  }
-  return s;
-}
-
-bool claim_name(schema_builder& b, const std::string& name, const void* key, bool user_named) {
-  auto it = b.names.find(name);
-  if (it == b.names.end()) {
-    b.names.emplace(name, key);
-    return true;
-  }
-  if (it->second != key && user_named) {
-    throw std::invalid_argument("refwire: proto_schema: two different types are named \"" + name +
-                                "\" (REFWIRE_NAME must be unique within a schema)");
-  }
-  return false;
-}
-
-std::string render_schema(const schema_builder& b, std::string_view package) {
-  std::string s = "syntax = \"proto3\";\n\n";
-  if (!package.empty()) {
-    s += "package ";
-    s += package;
-    s += ";\n\n";
-  }
-  if (b.duration) s += "import \"google/protobuf/duration.proto\";\n";
-  if (b.timestamp) s += "import \"google/protobuf/timestamp.proto\";\n";
-  if (b.duration || b.timestamp) s += '\n';
-  for (std::size_t i = 0; i < b.blocks.size(); ++i) {
-    if (i > 0) s += '\n';
-    s += b.blocks[i];
-  }
-  return s;
 }
 
 }  // namespace refwire::detail::pb

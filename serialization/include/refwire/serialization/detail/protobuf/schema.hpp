@@ -1,20 +1,24 @@
 #pragma once
-// .proto emission for the protobuf format: the same classification as the
-// encoder (protobuf_impl.hpp), spelled as proto3 text. Machinery for protobuf.hpp.
+// .proto emission for the protobuf format: the classification the encoder
+// and decoder use (classify.hpp), spelled as proto3 text. Machinery for
+// protobuf.hpp; the text helpers are compiled once in src/protobuf/schema.cpp.
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <tuple>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>
 
-#include <refwire/serialization/detail/protobuf_impl.hpp>
+#include <refwire/serialization/detail/protobuf/classify.hpp>
 #include <refwire/serialization/reflect.hpp>
 
 namespace refwire::detail::pb {
@@ -27,7 +31,7 @@ struct schema_builder {
   bool duration = false;
 };
 
-// Out-of-line helpers (src/protobuf.cpp).
+// Out-of-line helpers (src/protobuf/schema.cpp).
 /// prefix + 16 lower-case hex digits of fnv1a(canonical).
 std::string hashed_name(std::string_view prefix, std::string_view canonical);
 /// "OrderStatus" -> "ORDER_STATUS", "red" -> "RED".
@@ -39,8 +43,13 @@ bool claim_name(schema_builder& b, const std::string& name, const void* key, boo
 /// The whole file: syntax, package, imports, then the blocks.
 std::string render_schema(const schema_builder& b, std::string_view package);
 
+/// A distinct address for each type a schema defines (claim_name's key).
 template <class T>
 inline constexpr char schema_key = 0;
+
+/// The key type of X's wrapper message under encoding E.
+template <class X, int_encoding E>
+struct wrapped;
 
 inline constexpr std::string_view encoding_suffix(int_encoding e) {
   return e == int_encoding::zigzag ? "_zigzag" : e == int_encoding::fixed ? "_fixed" : "";
@@ -231,7 +240,7 @@ std::string define_message(schema_builder& b) {
         reserved += (reserved.empty() ? "" : ", ") + number;
       } else {
         const std::string fname = F::name.empty() ? "field_" + number : std::string(F::name);
-        s += "  " + field_type<F::attr.encoding, typename F::type>(b) + " " + fname + " = " + number + ";\n";
+        s += "  " + field_type<encoding_of<F>, typename F::type>(b) + " " + fname + " = " + number + ";\n";
       }
     });
     if (!reserved.empty()) s += "  reserved " + reserved + ";\n";
@@ -247,7 +256,7 @@ std::string schema(std::string_view package) {
   if constexpr (has_codec<T>) {
     return schema<typename codec<T>::wire>(package);
   } else {
-    if constexpr (category<T>() == cat::message && !is_timestamp<T>::value && !is_duration<T>::value) {
+    if constexpr (top_level_message<T>()) {
       define_message<T>(b);
     } else {
       define_wrapper<int_encoding::varint, T>(b);
