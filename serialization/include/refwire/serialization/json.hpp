@@ -20,9 +20,9 @@
 #include <string_view>
 #include <vector>
 
-#include <refwire/serialization/detail/json_read.hpp>
-#include <refwire/serialization/detail/json_reader.hpp>
-#include <refwire/serialization/detail/json_write.hpp>
+#include <refwire/serialization/detail/json/cursor.hpp>
+#include <refwire/serialization/detail/json/read.hpp>
+#include <refwire/serialization/detail/json/write.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/reflect.hpp>

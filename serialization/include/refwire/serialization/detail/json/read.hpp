@@ -1,6 +1,7 @@
 #pragma once
-// The JSON decoder: templates that walk the type and drive the reader cursor
-// (json_reader.hpp). Machinery for json.hpp; conventions in docs/json-format.md.
+// The JSON decoder: templates that walk the type and drive the reader's
+// cursor (detail/json/cursor.hpp). Machinery for json.hpp; conventions in
+// docs/json-format.md.
 
 #include <array>
 #include <bit>
@@ -25,14 +26,14 @@
 
 #include <refwire/serialization/detail/core/shapes.hpp>
 #include <refwire/serialization/detail/wire/time.hpp>
-#include <refwire/serialization/detail/json_reader.hpp>
-#include <refwire/serialization/detail/json_write.hpp>
+#include <refwire/serialization/detail/json/cursor.hpp>
+#include <refwire/serialization/detail/json/write.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/reflect.hpp>
 
 namespace refwire::detail::json {
 
-// Out-of-line failure helpers (src/json_read.cpp); each returns false.
+// Out-of-line failure helpers (src/json/read.cpp); each returns false.
 bool fail_range(reader& r, std::string_view value, std::string_view type);
 bool fail_float_range(reader& r, double value);
 bool fail_count(reader& r, std::string_view what, std::size_t need, std::size_t got);

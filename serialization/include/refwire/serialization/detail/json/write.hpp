@@ -147,7 +147,7 @@ class writer {
   char* const lim_ = stage_ + stage_size;
 };
 
-// Compiled once (src/json_write.cpp).
+// Compiled once (src/json/write.cpp).
 void write_string(writer& w, std::string_view s);  ///< quoted, escaped; throws on invalid UTF-8
 void write_double(writer& w, double v);              ///< shortest round trip; throws on NaN / infinity
 void write_float(writer& w, float v);

@@ -1,93 +1,20 @@
-// The JSON reader: the cursor over the portable simdjson kernel, the
-// reader's failure paths, and the text helpers (base64, RFC 3339).
+// The JSON decoder's out-of-line parts that need no simdjson: the reader's
+// failure records, the templates' failure helpers, skipping an unknown
+// field's value, and the text helpers (uuid, base64, RFC 3339).
 #include <refwire/serialization/json.hpp>
 
 #include <array>
 #include <bit>
 #include <charconv>
 #include <cstdio>
-#include <cstdlib>
-#include <limits>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include <simdjson.h>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
-#include "json_kernel.hpp"
-
-#include "json_kernel.ipp"
-
 namespace refwire::detail::json {
 
-std::string_view kind_name(value_kind k) noexcept {
-  switch (k) {
-    case value_kind::null: return "null";
-    case value_kind::boolean: return "bool";
-    case value_kind::number: return "number";
-    case value_kind::string: return "string";
-    case value_kind::array: return "array";
-    case value_kind::object: return "object";
-  }
-  return "?";
-}
-
-// -------------------------------------------------------------------- reader
-
-// The cursor calls straight into the kernel (there is one; see
-// docs/json-format.md, "Kernels", for the AVX2 one that was measured and left out).
-namespace k = baseline;
-
-reader::~reader() {
-  if (st_ != nullptr) k::release(st_, owned_);
-}
-
-bool reader::start(bool prefix) {
-  st_ = k::acquire(owned_);
-  return k::k_start(*st_, *this, reinterpret_cast<const char*>(in_.data()), in_.size(), prefix);
-}
-
-bool reader::finish(std::size_t* consumed) { return k::k_finish(*st_, *this, consumed); }
-bool reader::get_bool(bool& v) { return k::k_get_bool(*st_, *this, v); }
-bool reader::get_int(std::int64_t& v) { return k::k_get_int(*st_, *this, v); }
-bool reader::get_uint(std::uint64_t& v) { return k::k_get_uint(*st_, *this, v); }
-bool reader::get_double(double& v) { return k::k_get_double(*st_, *this, v); }
-bool reader::get_string(std::string_view& v) { return k::k_get_string(*st_, *this, v); }
-int reader::is_null() { return k::k_is_null(*st_, *this); }
-bool reader::kind(value_kind& kd) { return k::k_kind(*st_, *this, kd); }
-bool reader::begin_object() { return k::k_begin_object(*st_, *this); }
-int reader::next_key(std::string_view& key) { return k::k_next_key(*st_, *this, key); }
-int reader::next_field(const char*& raw) { return k::k_next_field(*st_, *this, raw); }
-bool reader::key_text(const char* raw, std::string_view& key) { return k::k_key_text(*st_, *this, raw, key); }
-bool reader::begin_array() { return k::k_begin_array(*st_, *this); }
-int reader::next_element() { return k::k_next_element(*st_, *this); }
-std::size_t reader::offset() { return k::k_offset(*st_, *this); }
-bool reader::get_ints(std::vector<std::int64_t>& out, std::int64_t lo, std::int64_t hi, const char* type) {
-  return k::k_get_ints(*st_, *this, out, lo, hi, type);
-}
-bool reader::get_uints(std::vector<std::uint64_t>& out, std::uint64_t hi, const char* type) {
-  return k::k_get_uints(*st_, *this, out, hi, type);
-}
-bool reader::get_doubles(std::vector<double>& out, bool as_float) { return k::k_get_doubles(*st_, *this, out, as_float); }
-bool reader::get_strings(std::vector<std::string>& out) { return k::k_get_strings(*st_, *this, out); }
-
-std::vector<std::int64_t>& reader::int_scratch() {
-  thread_local std::vector<std::int64_t> v;
-  return v;
-}
-std::vector<std::uint64_t>& reader::uint_scratch() {
-  thread_local std::vector<std::uint64_t> v;
-  return v;
-}
-std::vector<double>& reader::double_scratch() {
-  thread_local std::vector<double> v;
-  return v;
-}
+// ------------------------------------------------------- reader failures
 
 bool reader::fail_at(errc code, std::size_t offset, std::string reason) {
   if (failed_) return false;  // the first failure is the one reported
@@ -230,69 +157,6 @@ bool skip_value(reader& r) {
       return r.is_null() == 1 || (r.failed() ? false : r.fail(errc::invalid_json, "invalid literal (expected null)"));
   }
   return false;
-}
-
-// ------------------------------------------------------------ scanning
-
-std::size_t scan_value_end(const char* p, std::size_t n) noexcept {
-  std::size_t i = 0;
-  while (i < n && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t')) ++i;
-  if (i == n) return n;
-  const char c = p[i];
-  if (c == '{' || c == '[') {
-    std::size_t depth = 0;
-    for (; i < n; ++i) {
-      const char x = p[i];
-      if (x == '"') {
-        for (++i; i < n && p[i] != '"'; ++i) {
-          if (p[i] == '\\') ++i;
-        }
-        if (i >= n) return n;
-      } else if (x == '{' || x == '[') {
-        ++depth;
-      } else if (x == '}' || x == ']') {
-        if (--depth == 0) return i + 1;
-      }
-    }
-    return n;
-  }
-  if (c == '"') {
-    for (++i; i < n && p[i] != '"'; ++i) {
-      if (p[i] == '\\') ++i;
-    }
-    return i >= n ? n : i + 1;
-  }
-  for (; i < n; ++i) {
-    const char x = p[i];
-    if (x == ' ' || x == '\n' || x == '\r' || x == '\t' || x == ',' || x == ']' || x == '}' || x == '[' ||
-        x == '{' || x == ':' || x == '"')
-      return i;
-  }
-  return n;
-}
-
-std::size_t first_invalid_utf8(const char* text, std::size_t n) noexcept {
-  const auto* p = reinterpret_cast<const unsigned char*>(text);
-  std::size_t i = 0;
-  while (i < n) {
-    const unsigned c = p[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    auto cont = [&](std::size_t k) { return i + k < n && (p[i + k] & 0xC0U) == 0x80U; };
-    std::size_t len = 0;
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = cont(1) ? 2 : 0;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      if (cont(1) && cont(2) && !(c == 0xE0 && p[i + 1] < 0xA0) && !(c == 0xED && p[i + 1] > 0x9F)) len = 3;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      if (cont(1) && cont(2) && cont(3) && !(c == 0xF0 && p[i + 1] < 0x90) && !(c == 0xF4 && p[i + 1] > 0x8F)) len = 4;
-    }
-    if (len == 0) return i;
-    i += len;
-  }
-  return n;
 }
 
 // -------------------------------------------------------------------- uuid

@@ -1,8 +1,8 @@
 #pragma once
 // The JSON reader's cursor: a small non-template API over simdjson's
-// on-demand parser, implemented in src/json_read.cpp so that simdjson.h
+// on-demand parser, implemented in src/json/cursor.cpp so that simdjson.h
 // stays out of every header. Machinery for json.hpp (the templates in
-// json_read.hpp drive it).
+// detail/json/read.hpp drive it).
 //
 // The cursor always stands on one "current value". get_* read it (and move
 // past it); begin_object / begin_array enter it, and next_key / next_element
@@ -38,7 +38,7 @@ struct failure {
   std::vector<std::string> path;  // innermost segment first
 };
 
-struct kernel_state;  // the simdjson parser and iterators (src/json_kernel.ipp)
+struct cursor_state;  // the simdjson parser, its iterators, the padded input (src/json/cursor.cpp)
 
 /// Bytes readable from a key's first byte (reader::next_field) whatever the
 /// input: the rest of the input, then its zero padding.
@@ -124,12 +124,12 @@ class reader {
 
  private:
   std::span<const std::byte> in_;
-  kernel_state* st_ = nullptr;
+  cursor_state* st_ = nullptr;
   bool owned_ = false;  // st_ is this reader's own (a nested decode on this thread), not the thread's
   std::unique_ptr<failure> failed_;
 };
 
-// ----------------------------------------------------- text helpers (src/)
+// ---------------------------------------------- text helpers (src/json/read.cpp)
 
 /// Decodes standard, padded base64 strictly (no whitespace, no missing or
 /// extra padding, zero unused bits). False on any deviation; why says which.
