@@ -195,7 +195,7 @@ bool fail_sj(cursor_state& s, reader& r, error_code e, std::string_view what) {
     case simdjson::INCORRECT_TYPE: {
       od::json_type t;
       const error_code te = s.root ? s.doc.type().get(t) : s.cur.type().get(t);
-      if (te != simdjson::SUCCESS) return r.fail_at(errc::invalid_json, at, std::string(short_message(te)));
+      if (te != simdjson::SUCCESS) return record_failure(r, errc::invalid_json, at, std::string(short_message(te)));
       static constexpr std::string_view names[] = {"?", "array", "object", "number", "string", "bool", "null"};
       const auto i = static_cast<std::size_t>(t);
       if (t == od::json_type::number && (what == "integer" || what == "unsigned integer")) {
@@ -210,34 +210,34 @@ bool fail_sj(cursor_state& s, reader& r, error_code e, std::string_view what) {
         bool integral = !raw.empty() && raw.size() < 40;
         for (char c : raw) integral = integral && ((c >= '0' && c <= '9') || c == '-');
         if (integral && !(what == "unsigned integer" && raw.front() == '-')) {
-          return r.fail_at(errc::invalid_value, at, std::string(raw) + " is out of range for " + std::string(what));
+          return record_failure(r, errc::invalid_value, at, std::string(raw) + " is out of range for " + std::string(what));
         }
       }
-      return r.fail_at(errc::type_mismatch, at,
+      return record_failure(r, errc::type_mismatch, at,
                        "expected " + std::string(what) + ", got " + std::string(i < 7 ? names[i] : "?"));
     }
     case simdjson::NUMBER_OUT_OF_RANGE:
-      return r.fail_at(errc::invalid_value, at, "number out of range for " + std::string(what));
+      return record_failure(r, errc::invalid_value, at, "number out of range for " + std::string(what));
     case simdjson::UTF8_ERROR:
-      return r.fail_at(errc::invalid_utf8, first_invalid_utf8(s.base, s.size), "invalid UTF-8");
+      return record_failure(r, errc::invalid_utf8, first_invalid_utf8(s.base, s.size), "invalid UTF-8");
     case simdjson::TRAILING_CONTENT:
-      return r.fail_at(errc::trailing_bytes, at, "trailing content after the value");
+      return record_failure(r, errc::trailing_bytes, at, "trailing content after the value");
     case simdjson::EMPTY:
     case simdjson::UNCLOSED_STRING:
     case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
-      return r.fail_at(errc::truncated, at, std::string(short_message(e)));
+      return record_failure(r, errc::truncated, at, std::string(short_message(e)));
     case simdjson::DEPTH_ERROR:
-      return r.fail_at(errc::depth_limit, at, std::string(short_message(e)));
+      return record_failure(r, errc::depth_limit, at, std::string(short_message(e)));
     default:
-      return r.fail_at(errc::invalid_json, at, std::string(short_message(e)));
+      return record_failure(r, errc::invalid_json, at, std::string(short_message(e)));
   }
 }
 
 /// An object's field or an array's element that simdjson could not reach.
 bool fail_next(cursor_state& s, reader& r, error_code e) {
   const std::size_t at = location(s);
-  if (e == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) return r.fail_at(errc::truncated, at, std::string(short_message(e)));
-  return r.fail_at(e == simdjson::UTF8_ERROR ? errc::invalid_utf8 : errc::invalid_json, at,
+  if (e == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) return record_failure(r, errc::truncated, at, std::string(short_message(e)));
+  return record_failure(r, e == simdjson::UTF8_ERROR ? errc::invalid_utf8 : errc::invalid_json, at,
                    std::string(short_message(e)));
 }
 
@@ -252,10 +252,10 @@ bool root_start_failed(cursor_state& s, reader& r, error_code e, std::string_vie
     const std::size_t end = scan_value_end(s.base, s.size);
     const std::size_t next = skip_ws(s.base, end, s.size);
     if (end < s.size && next < s.size) {
-      return r.fail_at(errc::trailing_bytes, next,
+      return record_failure(r, errc::trailing_bytes, next,
                        std::to_string(s.size - next) + " bytes of trailing content after the value");
     }
-    return r.fail_at(errc::truncated, s.size, std::string(short_message(e)));
+    return record_failure(r, errc::truncated, s.size, std::string(short_message(e)));
   }
   return fail_sj(s, r, e, what);
 }
@@ -389,7 +389,7 @@ bool number_array(cursor_state& s, reader& r, std::vector<T>& out, const char* w
     e = get(s.cur, x);
     if (e != simdjson::SUCCESS) [[unlikely]] {
       fail_sj(s, r, e, what);
-      r.push_index(i);
+      push_index(r, i);
       return false;
     }
     if (!check(x)) [[unlikely]] {
@@ -527,10 +527,10 @@ bool reader::start(bool prefix) {
   const error_code e = s.parser.iterate(s.buf.get(), n, s.cap).get(s.doc);
   if (e != simdjson::SUCCESS) [[unlikely]] {
     if (e == simdjson::UTF8_ERROR) {
-      return fail_at(errc::invalid_utf8, first_invalid_utf8(s.base, n), "invalid UTF-8");
+      return record_failure(*this, errc::invalid_utf8, first_invalid_utf8(s.base, n), "invalid UTF-8");
     }
-    if (e == simdjson::EMPTY) return fail_at(errc::truncated, n, "no JSON value");
-    return fail_at(e == simdjson::UNCLOSED_STRING ? errc::truncated : errc::invalid_json, 0,
+    if (e == simdjson::EMPTY) return record_failure(*this, errc::truncated, n, "no JSON value");
+    return record_failure(*this, e == simdjson::UNCLOSED_STRING ? errc::truncated : errc::invalid_json, 0,
                    std::string(short_message(e)));
   }
   return true;
@@ -543,7 +543,7 @@ bool reader::finish(std::size_t* consumed) {
     const error_code e = s.doc.current_location().get(p);
     if (e == simdjson::SUCCESS && p != nullptr && static_cast<std::size_t>(p - s.base) < s.size) [[unlikely]] {
       const auto at = static_cast<std::size_t>(p - s.base);
-      return fail_at(errc::trailing_bytes, at, std::to_string(s.size - at) + " bytes of trailing content after the value");
+      return record_failure(*this, errc::trailing_bytes, at, std::to_string(s.size - at) + " bytes of trailing content after the value");
     }
   }
   if (consumed != nullptr) *consumed = s.size;
@@ -764,8 +764,8 @@ bool reader::get_ints(std::vector<std::int64_t>& out, std::int64_t lo, std::int6
         return false;
       });
   if (!ok && range_failed) {
-    fail_at(errc::invalid_value, value_at, std::to_string(bad) + " is out of range for " + type);
-    push_index(out.size());
+    record_failure(*this, errc::invalid_value, value_at, std::to_string(bad) + " is out of range for " + type);
+    push_index(*this, out.size());
   }
   return ok;
 }
@@ -784,8 +784,8 @@ bool reader::get_uints(std::vector<std::uint64_t>& out, std::uint64_t hi, const 
         return false;
       });
   if (!ok && range_failed) {
-    fail_at(errc::invalid_value, value_at, std::to_string(bad) + " is out of range for " + type);
-    push_index(out.size());
+    record_failure(*this, errc::invalid_value, value_at, std::to_string(bad) + " is out of range for " + type);
+    push_index(*this, out.size());
   }
   return ok;
 }
@@ -806,9 +806,9 @@ bool reader::get_doubles(std::vector<double>& out, bool as_float) {
   if (!ok && range_failed) {
     char buf[32];
     const auto res = std::to_chars(buf, buf + sizeof buf, bad);
-    fail_at(errc::invalid_value, value_at,
+    record_failure(*this, errc::invalid_value, value_at,
             std::string(buf, static_cast<std::size_t>(res.ptr - buf)) + " is out of range for f32");
-    push_index(out.size());
+    push_index(*this, out.size());
   }
   return ok;
 }
@@ -823,18 +823,16 @@ bool reader::get_strings(std::vector<std::string>& out) {
   for (auto element : arr) {
     error_code e = element.get(s.cur);
     if (e != simdjson::SUCCESS) [[unlikely]] return fail_next(s, *this, e);
-    if (elements_left == 0) [[unlikely]] return fail_elements();
+    if (elements_left == 0) [[unlikely]] return fail_elements(*this, 1);
     --elements_left;
     std::string_view text;
     e = s.cur.get_string().get(text);
     if (e != simdjson::SUCCESS) [[unlikely]] {
       fail_sj(s, *this, e, "string");
-      push_index(i);
+      push_index(*this, i);
       return false;
     }
-    const std::uint64_t bytes = sizeof(std::string) + text.size();
-    if (bytes > alloc_left) [[unlikely]] return fail_alloc(bytes);
-    alloc_left -= bytes;
+    if (!charge(*this, sizeof(std::string) + text.size())) [[unlikely]] return false;
     out.emplace_back(text);
     ++i;
   }

@@ -2,6 +2,7 @@
 // failure records, the templates' failure helpers, skipping an unknown
 // field's value, and the text helpers (uuid, base64, RFC 3339).
 #include <refwire/serialization/json.hpp>
+#include <refwire/serialization/detail/core/path.hpp>
 
 #include <array>
 #include <bit>
@@ -16,74 +17,29 @@ namespace refwire::detail::json {
 
 // ------------------------------------------------------- reader failures
 
-bool reader::fail_at(errc code, std::size_t offset, std::string reason) {
-  if (failed_) return false;  // the first failure is the one reported
-  failed_ = std::make_unique<failure>();
-  failed_->code = code;
-  failed_->offset = offset;
-  failed_->reason = std::move(reason);
-  return false;
-}
+bool fail(reader& r, errc code, std::string reason) { return record_failure(r, code, r.offset(), std::move(reason)); }
 
-bool reader::fail(errc code, std::string reason) { return fail_at(code, offset(), std::move(reason)); }
-
-bool reader::fail_expected(std::string_view what) {
-  const std::size_t at = offset();
+bool fail_expected(reader& r, std::string_view what) {
+  const std::size_t at = r.offset();
   value_kind k;
-  if (!kind(k)) return false;
-  return fail_at(errc::type_mismatch, at, "expected " + std::string(what) + ", got " + std::string(kind_name(k)));
+  if (!r.kind(k)) return false;
+  return record_failure(r, errc::type_mismatch, at,
+                        "expected " + std::string(what) + ", got " + std::string(kind_name(k)));
 }
 
-bool reader::fail_depth() { return fail(errc::depth_limit, "nesting exceeds decode_options::max_depth"); }
+bool fail_depth(reader& r) { return fail_depth_at(r, r.offset()); }
+bool fail_elements(reader& r, std::uint64_t count) { return fail_elements_at(r, r.offset(), count); }
+bool fail_alloc(reader& r, std::uint64_t bytes) { return fail_alloc_at(r, r.offset(), bytes); }
 
-bool reader::fail_elements() {
-  return fail(errc::element_limit, "elements exceed the element limit (decode_options::max_elements)");
-}
-
-bool reader::fail_alloc(std::uint64_t bytes) {
-  return fail(errc::allocation_limit, "allocating " + std::to_string(bytes) +
-                                          " bytes exceeds the allocation limit (" + std::to_string(alloc_left) +
-                                          " left of decode_options::max_alloc_bytes)");
-}
-
-void reader::push_field(std::string_view name) { failed_->path.push_back("." + std::string(name)); }
-void reader::push_index(std::size_t index) { failed_->path.push_back("[" + std::to_string(index) + "]"); }
-
-namespace {
-std::string quoted(std::string_view key, std::size_t max_shown = 64) {
-  std::string s = "\"";
-  for (std::size_t i = 0; i < key.size() && i < max_shown; ++i) {
-    const auto c = static_cast<unsigned char>(key[i]);
-    if (c == '"' || c == '\\') {
-      s += '\\';
-      s += static_cast<char>(c);
-    } else if (c < 0x20 || c == 0x7f) {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\u%04x", c);
-      s += esc;
-    } else {
-      s += static_cast<char>(c);
-    }
-  }
-  if (key.size() > max_shown) s += "...";
-  s += '"';
-  return s;
-}
-}  // namespace
-
-void reader::push_key(std::string_view key) { failed_->path.push_back("[" + quoted(key) + "]"); }
-
-refwire::error reader::make_error() {
-  if (!failed_) return refwire::error(errc::invalid_json, 0, "$", "decode failed");
-  std::string path = "$";
-  for (auto it = failed_->path.rbegin(); it != failed_->path.rend(); ++it) path += *it;
-  return refwire::error(failed_->code, failed_->offset, std::move(path), std::move(failed_->reason));
+refwire::error make_error(reader& r) {
+  if (!r.failed) return refwire::error(errc::invalid_json, 0, "$", "decode failed");
+  return detail::make_error(r);
 }
 
 // ------------------------------------------------------- template failures
 
 bool fail_range(reader& r, std::string_view value, std::string_view type) {
-  return r.fail_at(errc::invalid_value, r.value_at,
+  return record_failure(r, errc::invalid_value, r.value_at,
                    std::string(value) + " is out of range for " + std::string(type));
 }
 
@@ -94,24 +50,24 @@ bool fail_float_range(reader& r, double value) {
 }
 
 bool fail_count(reader& r, std::string_view what, std::size_t need, std::size_t got) {
-  return r.fail(errc::invalid_value, std::string(what) + " needs " + std::to_string(need) + " elements, got " +
+  return fail(r, errc::invalid_value, std::string(what) + " needs " + std::to_string(need) + " elements, got " +
                                          (got > need ? "more" : std::to_string(got)));
 }
 
 bool fail_unknown_field(reader& r, std::string_view key) {
-  return r.fail(errc::unknown_field, "unknown field " + quoted(key));
+  return fail(r, errc::unknown_field, "unknown field " + quote_key(key));
 }
 
 bool fail_duplicate_field(reader& r, std::string_view key) {
-  return r.fail(errc::duplicate_key, "duplicate field " + quoted(key));
+  return fail(r, errc::duplicate_key, "duplicate field " + quote_key(key));
 }
 
 bool fail_missing_field(reader& r, std::string_view name) {
-  return r.fail(errc::missing_field, "missing field " + quoted(name));
+  return fail(r, errc::missing_field, "missing field " + quote_key(name));
 }
 
 bool fail_text(reader& r, errc code, std::string_view what, std::string_view text) {
-  return r.fail_at(code, r.value_at, "invalid " + std::string(what) + " " + quoted(text));
+  return record_failure(r, code, r.value_at, "invalid " + std::string(what) + " " + quote_key(text));
 }
 
 bool skip_value(reader& r) {
@@ -119,26 +75,24 @@ bool skip_value(reader& r) {
   if (!r.kind(k)) return false;
   switch (k) {
     case value_kind::object: {
-      if (r.depth_left == 0) return r.fail_depth();
+      if (r.depth_left == 0) return fail_depth(r);
       if (!r.begin_object()) return false;
-      --r.depth_left;
+      depth_scope scope(r);
       std::string_view key;
       int n;
       while ((n = r.next_key(key)) == 1) {
         if (!skip_value(r)) return false;
       }
-      ++r.depth_left;
       return n == 0;
     }
     case value_kind::array: {
-      if (r.depth_left == 0) return r.fail_depth();
+      if (r.depth_left == 0) return fail_depth(r);
       if (!r.begin_array()) return false;
-      --r.depth_left;
+      depth_scope scope(r);
       int n;
       while ((n = r.next_element()) == 1) {
         if (!skip_value(r)) return false;
       }
-      ++r.depth_left;
       return n == 0;
     }
     case value_kind::string: {
@@ -154,7 +108,7 @@ bool skip_value(reader& r) {
       return r.get_bool(b);
     }
     case value_kind::null:
-      return r.is_null() == 1 || (r.failed() ? false : r.fail(errc::invalid_json, "invalid literal (expected null)"));
+      return r.is_null() == 1 || (r.failed ? false : fail(r, errc::invalid_json, "invalid literal (expected null)"));
   }
   return false;
 }
@@ -316,7 +270,7 @@ bool parse_fixed_timestamp(std::string_view s, std::int64_t& ns) noexcept {
 bool parse_timestamp(std::string_view s, std::int64_t& ns, std::string& why) {
   if (parse_fixed_timestamp(s, ns)) [[likely]] return true;
   auto bad = [&](const char* what) {
-    why = "invalid RFC 3339 timestamp " + quoted(s) + " (" + what + ")";
+    why = "invalid RFC 3339 timestamp " + quote_key(s) + " (" + what + ")";
     return false;
   };
   int year, month, day, hour, minute, second;

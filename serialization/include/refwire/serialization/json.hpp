@@ -69,7 +69,7 @@ struct json {
   static error decode(std::span<const std::byte> in, T& out, const decode_options& options,
                       std::size_t* consumed) {
     detail::json::reader r(in, options);
-    if (!r.start(consumed != nullptr) || !detail::json::read(r, out) || !r.finish(consumed)) [[unlikely]] return r.make_error();
+    if (!r.start(consumed != nullptr) || !detail::json::read(r, out) || !r.finish(consumed)) [[unlikely]] return detail::json::make_error(r);
     return {};
   }
 };
