@@ -7,6 +7,7 @@
 // against unbalanced documents); a document whose value ends before the input
 // does is then reported as trailing content by a bracket scan.
 #include <refwire/serialization/detail/json/cursor.hpp>
+#include <refwire/serialization/detail/wire/utf8.hpp>
 
 #include <bit>
 #include <charconv>
@@ -126,31 +127,6 @@ std::size_t scan_value_end(const char* p, std::size_t n) noexcept {
   return n;
 }
 
-/// Offset of the first byte of [p, p + n) that is not valid UTF-8 (n if none).
-std::size_t first_invalid_utf8(const char* text, std::size_t n) noexcept {
-  const auto* p = reinterpret_cast<const unsigned char*>(text);
-  std::size_t i = 0;
-  while (i < n) {
-    const unsigned c = p[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    auto cont = [&](std::size_t k) { return i + k < n && (p[i + k] & 0xC0U) == 0x80U; };
-    std::size_t len = 0;
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = cont(1) ? 2 : 0;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      if (cont(1) && cont(2) && !(c == 0xE0 && p[i + 1] < 0xA0) && !(c == 0xED && p[i + 1] > 0x9F)) len = 3;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      if (cont(1) && cont(2) && cont(3) && !(c == 0xF0 && p[i + 1] < 0x90) && !(c == 0xF4 && p[i + 1] > 0x8F)) len = 4;
-    }
-    if (len == 0) return i;
-    i += len;
-  }
-  return n;
-}
-
 /// Where simdjson's iterator stands. Every value of the document reads
 /// through the document's iterator, so this asks the document: s.cur is not
 /// yet a value when an object's or array's first key or element fails.
@@ -219,7 +195,7 @@ bool fail_sj(cursor_state& s, reader& r, error_code e, std::string_view what) {
     case simdjson::NUMBER_OUT_OF_RANGE:
       return record_failure(r, errc::invalid_value, at, "number out of range for " + std::string(what));
     case simdjson::UTF8_ERROR:
-      return record_failure(r, errc::invalid_utf8, first_invalid_utf8(s.base, s.size), "invalid UTF-8");
+      return record_failure(r, errc::invalid_utf8, wire::utf8_first_invalid(s.base, s.size), "invalid UTF-8");
     case simdjson::TRAILING_CONTENT:
       return record_failure(r, errc::trailing_bytes, at, "trailing content after the value");
     case simdjson::EMPTY:
@@ -527,7 +503,7 @@ bool reader::start(bool prefix) {
   const error_code e = s.parser.iterate(s.buf.get(), n, s.cap).get(s.doc);
   if (e != simdjson::SUCCESS) [[unlikely]] {
     if (e == simdjson::UTF8_ERROR) {
-      return record_failure(*this, errc::invalid_utf8, first_invalid_utf8(s.base, n), "invalid UTF-8");
+      return record_failure(*this, errc::invalid_utf8, wire::utf8_first_invalid(s.base, n), "invalid UTF-8");
     }
     if (e == simdjson::EMPTY) return record_failure(*this, errc::truncated, n, "no JSON value");
     return record_failure(*this, e == simdjson::UNCLOSED_STRING ? errc::truncated : errc::invalid_json, 0,

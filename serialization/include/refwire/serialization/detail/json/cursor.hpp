@@ -13,7 +13,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -22,7 +21,6 @@
 #include <refwire/serialization/detail/core/decode_context.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
-#include <refwire/serialization/types.hpp>
 
 namespace refwire::detail::json {
 
@@ -118,16 +116,5 @@ bool fail_alloc(reader& r, std::uint64_t bytes);
 /// The recorded failure as a refwire::error; with none recorded (a decode
 /// that stopped without saying why), invalid_json "decode failed".
 refwire::error make_error(reader& r);
-
-// ---------------------------------------------- text helpers (src/json/read.cpp)
-
-/// Decodes standard, padded base64 strictly (no whitespace, no missing or
-/// extra padding, zero unused bits). False on any deviation; why says which.
-bool base64_decode(std::string_view text, std::vector<std::byte>& out, std::string& why);
-/// Parses a canonical uuid (8-4-4-4-12 hex digits, either case), as uuid::parse.
-bool parse_uuid(std::string_view text, uuid& out) noexcept;
-/// Parses an RFC 3339 date-time ("2026-12-01T09:47:29.123456789Z", any
-/// offset, 0-9 fraction digits) into nanoseconds since the epoch.
-bool parse_timestamp(std::string_view text, std::int64_t& ns, std::string& why);
 
 }  // namespace refwire::detail::json

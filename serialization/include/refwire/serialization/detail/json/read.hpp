@@ -13,6 +13,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -31,6 +32,7 @@
 #include <refwire/serialization/detail/json/write.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/reflect.hpp>
+#include <refwire/serialization/types.hpp>
 
 namespace refwire::detail::json {
 
@@ -42,6 +44,11 @@ bool fail_unknown_field(reader& r, std::string_view key);
 bool fail_duplicate_field(reader& r, std::string_view key);
 bool fail_missing_field(reader& r, std::string_view name);
 bool fail_text(reader& r, errc code, std::string_view what, std::string_view text);
+/// invalid_value: "invalid RFC 3339 timestamp \"<text>\" (<why>)".
+bool fail_timestamp(reader& r, std::string_view text, wire::rfc3339_status why);
+/// Decodes standard, padded base64 strictly (no whitespace, no missing or
+/// extra padding, zero unused bits). False on any deviation; why says which.
+bool base64_decode(std::string_view text, std::vector<std::byte>& out, std::string& why);
 /// Reads and discards the current value, checking that it is valid JSON (an
 /// unknown field's value; nesting counts against max_depth).
 bool skip_value(reader& r);
@@ -426,14 +433,16 @@ bool read(reader& r, T& v) {
   } else if constexpr (is_uuid_v<T>) {
     std::string_view s;
     if (!r.get_string(s)) [[unlikely]] return false;
-    if (!parse_uuid(s, v)) [[unlikely]] return fail_text(r, errc::invalid_value, "uuid", s);
+    const std::optional<uuid> id = uuid::parse(s);
+    if (!id) [[unlikely]] return fail_text(r, errc::invalid_value, "uuid", s);
+    v = *id;
     return true;
   } else if constexpr (is_timestamp<T>::value) {
     std::string_view s;
     if (!r.get_string(s)) [[unlikely]] return false;
     std::int64_t ns;
-    std::string why;
-    if (!parse_timestamp(s, ns, why)) [[unlikely]] return record_failure(r, errc::invalid_value, r.value_at, std::move(why));
+    const wire::rfc3339_status why = wire::parse_rfc3339(s, ns);
+    if (why != wire::rfc3339_status::ok) [[unlikely]] return fail_timestamp(r, s, why);
     typename T::duration d;
     if (!duration_from_ns(r, ns, d)) [[unlikely]] return false;
     v = T(d);
