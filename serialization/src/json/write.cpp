@@ -23,7 +23,12 @@ void writer::flush() {
   const auto n = static_cast<std::size_t>(pos_ - stage_);
   if (n != 0) {
     if (bytes_ != nullptr) {
-      wire::append_bytes(*bytes_, reinterpret_cast<const std::byte*>(stage_), n);
+      const auto* p = reinterpret_cast<const std::byte*>(stage_);
+      if (bytes_->capacity() - bytes_->size() >= n) {
+        bytes_->insert(bytes_->end(), p, p + n);  // no reallocation: a memmove
+      } else {
+        wire::append_bytes(*bytes_, p, n);
+      }
     } else {
       text_->append(stage_, n);
     }

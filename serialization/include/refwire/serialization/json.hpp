@@ -50,13 +50,7 @@ struct json {
   ///   refwire::json::encode(p, buffer, {.pretty = true});
   template <serializable T>
   static void encode(const T& v, std::vector<std::byte>& out, const encode_options& options) {
-    detail::json::writer w(out, options.pretty);
-    try {
-      detail::json::write(w, v);
-    } catch (detail::encode_failure& f) {
-      detail::throw_encode_error(f);
-    }
-    w.flush();
+    detail::json::encode(v, out, options.pretty);
   }
 
   /// Decodes a T from the JSON text in into out. With consumed == nullptr the
@@ -81,15 +75,7 @@ struct json {
 template <class T>
 [[nodiscard]] std::string to_json(const T& v, const encode_options& options = {}) {
   std::string out;
-  if constexpr (detail::check_serializable<T, json>()) {
-    detail::json::writer w(out, options.pretty);
-    try {
-      detail::json::write(w, v);
-    } catch (detail::encode_failure& f) {
-      detail::throw_encode_error(f);
-    }
-    w.flush();
-  }
+  if constexpr (detail::check_serializable<T, json>()) detail::json::encode(v, out, options.pretty);
   return out;
 }
 

@@ -10,7 +10,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <exception>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -25,6 +24,7 @@
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>
 
+#include <refwire/serialization/detail/core/codec.hpp>
 #include <refwire/serialization/detail/core/decode_context.hpp>
 #include <refwire/serialization/detail/core/shapes.hpp>
 #include <refwire/serialization/detail/wire/time.hpp>
@@ -362,19 +362,15 @@ bool read_fixed(reader& r, T& v) {
 
 template <class T>
 bool read(reader& r, T& v) {
-  if constexpr (has_codec<T>) {
+  constexpr shape s = shape_of<T>();
+  if constexpr (s == shape::codec) {
     const std::size_t at = r.offset();
-    typename codec<T>::wire w{};
+    wire_type_t<T> w{};
     if (!read(r, w)) return false;
-    try {
-      v = codec<T>::from_wire(std::move(w));
-    } catch (const std::exception& e) {
-      return record_failure(r, errc::invalid_value, at, e.what());
-    }
-    return true;
-  } else if constexpr (is_bool_v<T>) {
+    return from_wire(r, at, std::move(w), v);
+  } else if constexpr (s == shape::boolean) {
     return r.get_bool(v);
-  } else if constexpr (std::is_enum_v<T>) {
+  } else if constexpr (s == shape::enumeration) {
     using U = std::underlying_type_t<T>;
     if constexpr (is_bool_v<U>) {
       bool b;
@@ -403,9 +399,9 @@ bool read(reader& r, T& v) {
       v = static_cast<T>(u);
       return true;
     }
-  } else if constexpr (is_integer_v<T>) {
+  } else if constexpr (s == shape::integer) {
     return read_integer(r, v, scalar_name<T>());
-  } else if constexpr (is_float_v<T>) {
+  } else if constexpr (s == shape::floating) {
     double d;
     if (!r.get_double(d)) [[unlikely]] return false;
     if constexpr (std::is_same_v<T, float>) {
@@ -417,41 +413,41 @@ bool read(reader& r, T& v) {
       v = d;
     }
     return true;
-  } else if constexpr (is_string_v<T>) {
-    std::string_view s;
-    if (!r.get_string(s)) [[unlikely]] return false;
-    if (!charge(r, s.size())) [[unlikely]] return false;
-    v.assign(s);
+  } else if constexpr (s == shape::string) {
+    std::string_view text;
+    if (!r.get_string(text)) [[unlikely]] return false;
+    if (!charge(r, text.size())) [[unlikely]] return false;
+    v.assign(text);
     return true;
-  } else if constexpr (is_blob_v<T>) {
-    std::string_view s;
-    if (!r.get_string(s)) [[unlikely]] return false;
-    if (!charge(r, s.size() / 4 * 3)) [[unlikely]] return false;
+  } else if constexpr (s == shape::blob) {
+    std::string_view text;
+    if (!r.get_string(text)) [[unlikely]] return false;
+    if (!charge(r, text.size() / 4 * 3)) [[unlikely]] return false;
     std::string why;
-    if (!base64_decode(s, v, why)) [[unlikely]] return record_failure(r, errc::invalid_value, r.value_at, std::move(why));
+    if (!base64_decode(text, v, why)) [[unlikely]] return record_failure(r, errc::invalid_value, r.value_at, std::move(why));
     return true;
-  } else if constexpr (is_uuid_v<T>) {
-    std::string_view s;
-    if (!r.get_string(s)) [[unlikely]] return false;
-    const std::optional<uuid> id = uuid::parse(s);
-    if (!id) [[unlikely]] return fail_text(r, errc::invalid_value, "uuid", s);
+  } else if constexpr (s == shape::uuid) {
+    std::string_view text;
+    if (!r.get_string(text)) [[unlikely]] return false;
+    const std::optional<uuid> id = uuid::parse(text);
+    if (!id) [[unlikely]] return fail_text(r, errc::invalid_value, "uuid", text);
     v = *id;
     return true;
-  } else if constexpr (is_timestamp<T>::value) {
-    std::string_view s;
-    if (!r.get_string(s)) [[unlikely]] return false;
+  } else if constexpr (s == shape::timestamp) {
+    std::string_view text;
+    if (!r.get_string(text)) [[unlikely]] return false;
     std::int64_t ns;
-    const wire::rfc3339_status why = wire::parse_rfc3339(s, ns);
-    if (why != wire::rfc3339_status::ok) [[unlikely]] return fail_timestamp(r, s, why);
+    const wire::rfc3339_status why = wire::parse_rfc3339(text, ns);
+    if (why != wire::rfc3339_status::ok) [[unlikely]] return fail_timestamp(r, text, why);
     typename T::duration d;
     if (!duration_from_ns(r, ns, d)) [[unlikely]] return false;
     v = T(d);
     return true;
-  } else if constexpr (is_duration<T>::value) {
+  } else if constexpr (s == shape::duration) {
     std::int64_t ns;
     if (!r.get_int(ns)) [[unlikely]] return false;
     return duration_from_ns(r, ns, v);
-  } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
+  } else if constexpr (s == shape::optional || s == shape::pointer) {
     const int null = r.is_null();
     if (null < 0) [[unlikely]] return false;
     if (null == 1) {
@@ -470,11 +466,11 @@ bool read(reader& r, T& v) {
       }
     }
     return read(r, *v);
-  } else if constexpr (is_sequence<T>::value) {
+  } else if constexpr (s == shape::sequence) {
     return read_elements(r, v);
-  } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
+  } else if constexpr (s == shape::fixed_array || nested_c_array_v<T>) {
     return read_fixed(r, v);
-  } else if constexpr (is_set<T>::value) {
+  } else if constexpr (s == shape::set) {
     using K = typename T::key_type;
     if (!r.begin_array()) [[unlikely]] return false;
     if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
@@ -498,7 +494,7 @@ bool read(reader& r, T& v) {
       ++i;
     }
     return k == 0;
-  } else if constexpr (is_map<T>::value) {
+  } else if constexpr (s == shape::map) {
     using K = typename T::key_type;
     using M = typename T::mapped_type;
     constexpr std::size_t node = sizeof(std::pair<K, M>) + 4 * sizeof(void*);
@@ -568,7 +564,7 @@ bool read(reader& r, T& v) {
       }
       return k == 0;
     }
-  } else if constexpr (is_variant<T>::value) {
+  } else if constexpr (s == shape::variant) {
     constexpr std::size_t count = std::variant_size_v<T>;
     if (!r.begin_object()) [[unlikely]] return false;
     std::string_view key;
@@ -595,7 +591,7 @@ bool read(reader& r, T& v) {
     if (k < 0) [[unlikely]] return false;
     if (k == 1) [[unlikely]] return fail(r, errc::invalid_variant, "a variant is an object with one key, got a second");
     return true;
-  } else if constexpr (is_tuple<T>::value) {
+  } else if constexpr (s == shape::tuple) {
     constexpr std::size_t n = std::tuple_size_v<T>;
     if (!r.begin_array()) [[unlikely]] return false;
     if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
@@ -617,23 +613,25 @@ bool read(reader& r, T& v) {
     const int k = r.next_element();
     if (k == 1) [[unlikely]] return fail_count(r, "tuple", n, n + 1);
     return k == 0;
-  } else if constexpr (fieldless_aggregate<T>()) {
-    if (!r.begin_object()) [[unlikely]] return false;
-    std::string_view key;
-    int k;
-    while ((k = r.next_key(key)) == 1) {
-      if (r.reject_unknown) [[unlikely]] return fail_unknown_field(r, key);
-      if (!skip_value(r)) [[unlikely]] return false;
+  } else if constexpr (s == shape::record) {
+    if constexpr (fieldless_aggregate<T>()) {
+      if (!r.begin_object()) [[unlikely]] return false;
+      std::string_view key;
+      int k;
+      while ((k = r.next_key(key)) == 1) {
+        if (r.reject_unknown) [[unlikely]] return fail_unknown_field(r, key);
+        if (!skip_value(r)) [[unlikely]] return false;
+      }
+      return k == 0;
+    } else if constexpr (described_record<T>) {
+      if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+      depth_scope scope(r);
+      return read_record(r, v);
+    } else {
+      static_assert(dependent_false<T>,
+                    "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
+      return false;
     }
-    return k == 0;
-  } else if constexpr (described_record<T>) {
-    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
-    depth_scope scope(r);
-    return read_record(r, v);
-  } else if constexpr (aggregate_record<T>) {
-    static_assert(dependent_false<T>,
-                  "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
-    return false;
   } else {
     static_assert(dependent_false<T>,
                   "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "

@@ -275,6 +275,11 @@ constexpr bool fieldless_aggregate() {
   }
 }
 
+/// A C array of arrays (int[2][3]) has no shape of its own (shape_of says
+/// none); JSON writes and reads it as nested arrays.
+template <class T>
+inline constexpr bool nested_c_array_v = std::rank_v<T> > 1;
+
 template <class T>
 void write(writer& w, const T& v);
 
@@ -287,11 +292,6 @@ template <class T, std::size_t N>
 struct element_of_range<T[N]> {
   using type = T;
 };
-
-template <class D>
-std::int64_t json_nanoseconds(D d) {
-  return checked_nanoseconds(d);
-}
 
 template <class K>
 void write_key(writer& w, const K& key) {
@@ -329,7 +329,7 @@ bool all_finite(const T& v) {
 
 /// A plain number's text at p (room for `each` bytes).
 template <std::size_t each, class E>
-char* format_number(char* p, E x) noexcept {
+REFWIRE_ALWAYS_INLINE char* format_number(char* p, E x) noexcept {
   if constexpr (is_integer_v<E> && sizeof(E) <= 8) {
     return wire::format_integer(p, x);
   } else {
@@ -381,24 +381,73 @@ void write_sequence(writer& w, const T& v) {
   std::size_t i = 0;
   for (const auto& e : v) {
     w.item(first);
-    try {
-      write(w, static_cast<const typename element_of_range<T>::type&>(e));
-    } catch (encode_failure& f) {
-      push_index(f, i);
-      throw;
-    }
+    encode_within([&] { write(w, static_cast<const E&>(e)); }, [i](encode_failure& f) { push_index(f, i); });
     ++i;
   }
   w.close(first, ']');
 }
 
+/// The path segment of an object key (a map with object_key_v keys): the
+/// string quoted, an integer or a described enum as its number.
+template <class K>
+void push_object_key(encode_failure& f, const K& key) {
+  if constexpr (is_string_v<K>) {
+    push_key(f, std::string_view(key));
+  } else if constexpr (is_integer_v<K> && !std::is_signed_v<K>) {
+    push_key(f, static_cast<unsigned long long>(key));
+  } else {
+    push_key(f, static_cast<long long>(key));
+  }
+}
+
+/// Writes field F of record v; an encode failure inside it adds the field's name to the path.
+template <class F, class T>
+REFWIRE_ALWAYS_INLINE void write_field(writer& w, const T& v) {
+  encode_within([&] { write(w, F::get(v)); }, [](encode_failure& f) { push_field(f, F::name, F::index); });
+}
+
+/// A record's fields in compact form: the brace comes with the first key
+/// (`{"id":`), and every other key has its comma, all known at compile time.
+template <class T, class F0, class... Fs>
+void write_compact_fields(writer& w, const T& v, boost::mp11::mp_list<F0, Fs...>) {
+  w.put_fixed(opening_key_v<F0, true>);
+  write_field<F0>(w, v);
+  ((w.put_fixed(opening_key_v<Fs, false>), write_field<Fs>(w, v)), ...);
+  w.put('}');
+}
+
+/// A record's fields in pretty form, each key on its own line.
+template <class T, class... Fs>
+void write_pretty_fields(writer& w, const T& v, boost::mp11::mp_list<Fs...>) {
+  w.open('{');
+  bool first = true;
+  ((w.key(quoted_key_v<Fs>, first), write_field<Fs>(w, v)), ...);
+  w.close(first, '}');
+}
+
+/// A described record: an object of its walked fields (base fields first).
+template <class T>
+void write_record(writer& w, const T& v) {
+  static_assert(attribute_names_valid<T>(),
+                "refwire: REFWIRE_ATTRIBUTES names a member that this type does not describe");
+  using fields = walked_fields_t<T>;
+  if constexpr (boost::mp11::mp_size<fields>::value != 0) {
+    if (!w.pretty) {
+      write_compact_fields(w, v, fields{});
+      return;
+    }
+  }
+  write_pretty_fields(w, v, fields{});
+}
+
 template <class T>
 void write(writer& w, const T& v) {
-  if constexpr (has_codec<T>) {
+  constexpr shape s = shape_of<T>();
+  if constexpr (s == shape::codec) {
     write(w, codec<T>::to_wire(v));
-  } else if constexpr (is_bool_v<T>) {
+  } else if constexpr (s == shape::boolean) {
     w.put_literal(v);
-  } else if constexpr (std::is_enum_v<T>) {
+  } else if constexpr (s == shape::enumeration) {
     using U = std::underlying_type_t<T>;
     if constexpr (described_enum_v<T>) {
       using table = enum_table<T>;
@@ -416,75 +465,63 @@ void write(writer& w, const T& v) {
       }
     }
     write(w, static_cast<U>(v));
-  } else if constexpr (is_integer_v<T>) {
+  } else if constexpr (s == shape::integer) {
     write_integer(w, v);
-  } else if constexpr (std::is_same_v<T, double>) {
+  } else if constexpr (s == shape::floating && std::is_same_v<T, double>) {
     write_double(w, v);
-  } else if constexpr (std::is_same_v<T, float>) {
+  } else if constexpr (s == shape::floating) {
     write_float(w, v);
-  } else if constexpr (is_string_v<T>) {
+  } else if constexpr (s == shape::string) {
     write_string(w, v);
-  } else if constexpr (is_blob_v<T>) {
+  } else if constexpr (s == shape::blob) {
     write_base64(w, v.data(), v.size());
-  } else if constexpr (is_uuid_v<T>) {
+  } else if constexpr (s == shape::uuid) {
     write_uuid(w, v);
-  } else if constexpr (is_timestamp<T>::value) {
-    write_timestamp(w, json_nanoseconds(v.time_since_epoch()));
-  } else if constexpr (is_duration<T>::value) {
-    write_integer(w, json_nanoseconds(v));
-  } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
+  } else if constexpr (s == shape::timestamp) {
+    write_timestamp(w, checked_nanoseconds(v.time_since_epoch()));
+  } else if constexpr (s == shape::duration) {
+    write_integer(w, checked_nanoseconds(v));
+  } else if constexpr (s == shape::optional || s == shape::pointer) {
     if (v) {
       write(w, *v);
     } else {
       w.put_null();
     }
-  } else if constexpr (is_sequence<T>::value || is_set<T>::value || std::is_array_v<T> || is_std_array<T>::value) {
+  } else if constexpr (s == shape::sequence || s == shape::set || s == shape::fixed_array || nested_c_array_v<T>) {
     write_sequence(w, v);
-  } else if constexpr (is_map<T>::value) {
+  } else if constexpr (s == shape::map) {
     using K = typename T::key_type;
     bool first = true;
     if constexpr (object_key_v<K>) {
       w.open('{');
-      for (const auto& [key, value] : v) {
+      for (const auto& entry : v) {  // not a structured binding: clang 14 cannot capture one
         w.item(first);
-        write_key(w, key);
+        write_key(w, entry.first);
         w.colon();
-        try {
-          write(w, value);
-        } catch (encode_failure& f) {
-          if constexpr (is_string_v<K>) {
-            push_key(f, std::string_view(key));
-          } else if constexpr (is_integer_v<K> && !std::is_signed_v<K>) {
-            push_key(f, static_cast<unsigned long long>(key));
-          } else {
-            push_key(f, static_cast<long long>(key));
-          }
-          throw;
-        }
+        encode_within([&] { write(w, entry.second); }, [&](encode_failure& f) { push_object_key(f, entry.first); });
       }
       w.close(first, '}');
     } else {
       w.open('[');
       std::size_t i = 0;
-      for (const auto& [key, value] : v) {
+      for (const auto& entry : v) {
         w.item(first);
         w.open('[');
         bool first_of_pair = true;
-        try {
-          w.item(first_of_pair);
-          write(w, key);
-          w.item(first_of_pair);
-          write(w, value);
-        } catch (encode_failure& f) {
-          push_index(f, i);
-          throw;
-        }
+        encode_within(
+            [&] {
+              w.item(first_of_pair);
+              write(w, entry.first);
+              w.item(first_of_pair);
+              write(w, entry.second);
+            },
+            [i](encode_failure& f) { push_index(f, i); });
         w.close(false, ']');
         ++i;
       }
       w.close(first, ']');
     }
-  } else if constexpr (is_variant<T>::value) {
+  } else if constexpr (s == shape::variant) {
     w.open('{');
     bool first = true;
     w.item(first);
@@ -492,69 +529,43 @@ void write(writer& w, const T& v) {
     write_integer(w, v.index());
     w.put('"');
     w.colon();
-    try {
-      std::visit([&](const auto& alt) { write(w, alt); }, v);
-    } catch (encode_failure& f) {
-      push_index(f, v.index());
-      throw;
-    }
+    encode_within([&] { std::visit([&](const auto& alt) { write(w, alt); }, v); },
+                  [&](encode_failure& f) { push_index(f, v.index()); });
     w.close(false, '}');
-  } else if constexpr (is_tuple<T>::value) {
+  } else if constexpr (s == shape::tuple) {
     w.open('[');
     bool first = true;
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      std::size_t at = 0;
-      try {
-        ((at = I, w.item(first), write(w, std::get<I>(v))), ...);
-      } catch (encode_failure& f) {
-        push_index(f, at);
-        throw;
-      }
+      ((w.item(first),
+        encode_within([&] { write(w, std::get<I>(v)); }, [](encode_failure& f) { push_index(f, I); })),
+       ...);
     }(std::make_index_sequence<std::tuple_size_v<T>>{});
     w.close(first, ']');
-  } else if constexpr (fieldless_aggregate<T>()) {
-    w.put(std::string_view("{}"));
-  } else if constexpr (described_record<T>) {
-    using fields = walked_fields_t<T>;
-    if constexpr (boost::mp11::mp_size<fields>::value != 0) {
-      if (!w.pretty) {
-        // Compact: the brace comes with the first key (`{"id":`), and every
-        // other key has its comma, all known at compile time.
-        for_each_field(v, [&](auto field, const auto& member) {
-          using F = decltype(field);
-          w.put_fixed(opening_key_v<F, std::is_same_v<F, boost::mp11::mp_front<fields>>>);
-          try {
-            write(w, member);
-          } catch (encode_failure& f) {
-            push_field(f, F::name, F::index);
-            throw;
-          }
-        });
-        w.put('}');
-        return;
-      }
+  } else if constexpr (s == shape::record) {
+    if constexpr (fieldless_aggregate<T>()) {
+      w.put(std::string_view("{}"));
+    } else if constexpr (described_record<T>) {
+      write_record(w, v);
+    } else {
+      static_assert(dependent_false<T>,
+                    "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
     }
-    w.open('{');
-    bool first = true;
-    for_each_field(v, [&](auto field, const auto& member) {
-      using F = decltype(field);
-      w.key(quoted_key_v<F>, first);
-      try {
-        write(w, member);
-      } catch (encode_failure& f) {
-        push_field(f, F::name, F::index);
-        throw;
-      }
-    });
-    w.close(first, '}');
-  } else if constexpr (aggregate_record<T>) {
-    static_assert(dependent_false<T>,
-                  "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
   } else {
     static_assert(dependent_false<T>,
                   "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "
                   "make it an aggregate, or specialize refwire::codec<T>");
   }
+}
+
+/// Appends the JSON text of v to out (a std::vector<std::byte> or a
+/// std::string); an encode failure becomes refwire::encode_error.
+template <class T, class Out>
+void encode(const T& v, Out& out, bool pretty) {
+  encode_entry([&] {
+    writer w(out, pretty);
+    write(w, v);
+    w.flush();
+  });
 }
 
 }  // namespace refwire::detail::json
