@@ -5,17 +5,13 @@
 #include <refwire/serialization/detail/core/path.hpp>
 
 #include <array>
-#include <bit>
 #include <charconv>
-#include <cstdio>
-#include <cstring>
-#include <memory>
 #include <string>
 #include <vector>
 
 namespace refwire::detail::json {
 
-// ------------------------------------------------------- reader failures
+// ------------------------------------------------------ cursor failures
 
 bool fail(reader& r, errc code, std::string reason) { return record_failure(r, code, r.offset(), std::move(reason)); }
 
@@ -40,7 +36,7 @@ refwire::error make_error(reader& r) {
 
 bool fail_range(reader& r, std::string_view value, std::string_view type) {
   return record_failure(r, errc::invalid_value, r.value_at,
-                   std::string(value) + " is out of range for " + std::string(type));
+                        std::string(value) + " is out of range for " + std::string(type));
 }
 
 bool fail_float_range(reader& r, double value) {
@@ -50,8 +46,9 @@ bool fail_float_range(reader& r, double value) {
 }
 
 bool fail_count(reader& r, std::string_view what, std::size_t need, std::size_t got) {
-  return fail(r, errc::invalid_value, std::string(what) + " needs " + std::to_string(need) + " elements, got " +
-                                         (got > need ? "more" : std::to_string(got)));
+  return fail(r, errc::invalid_value,
+              std::string(what) + " needs " + std::to_string(need) + " elements, got " +
+                  (got > need ? "more" : std::to_string(got)));
 }
 
 bool fail_unknown_field(reader& r, std::string_view key) {
