@@ -19,6 +19,7 @@
 #include <simdjson.h>
 
 #include <refwire/serialization.hpp>
+#include <refwire/serialization/detail/wire/time.hpp>
 
 #include "getters.hpp"
 #include "harness.hpp"
@@ -29,61 +30,17 @@ namespace refwire_bench {
 
 namespace {
 
-/// "2026-12-01T09:47:29.123456789Z" into out (30 chars).
+/// "2026-12-01T09:47:29.123456789Z" into out (30 chars): the library's own
+/// RFC 3339 formatter, so every peer writes timestamps at the same cost.
 void format_timestamp(char* o, refwire::timestamp t) {
-  const std::int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
-  std::int64_t secs = ns / 1'000'000'000;
-  std::int64_t frac = ns % 1'000'000'000;
-  if (frac < 0) {
-    frac += 1'000'000'000;
-    --secs;
-  }
-  std::int64_t z = secs / 86400;
-  std::int64_t sod = secs % 86400;
-  if (sod < 0) {
-    sod += 86400;
-    --z;
-  }
-  z += 719468;
-  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  std::int64_t y = static_cast<std::int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
-  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-  y += m <= 2 ? 1 : 0;
-  auto two = [](char* p, unsigned v) {
-    p[0] = static_cast<char>('0' + v / 10);
-    p[1] = static_cast<char>('0' + v % 10);
-  };
-  const auto year = static_cast<unsigned>(y);
-  two(o, year / 100);
-  two(o + 2, year % 100);
-  o[4] = '-';
-  two(o + 5, m);
-  o[7] = '-';
-  two(o + 8, d);
-  o[10] = 'T';
-  two(o + 11, static_cast<unsigned>(sod / 3600));
-  o[13] = ':';
-  two(o + 14, static_cast<unsigned>(sod / 60 % 60));
-  o[16] = ':';
-  two(o + 17, static_cast<unsigned>(sod % 60));
-  o[19] = '.';
-  auto f = static_cast<unsigned>(frac);
-  for (int i = 8; i >= 0; --i) {
-    o[20 + i] = static_cast<char>('0' + f % 10);
-    f /= 10;
-  }
-  o[29] = 'Z';
+  refwire::detail::wire::format_rfc3339(
+      o, std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
 }
 
+/// The library's own RFC 3339 parser, likewise.
 bool parse_timestamp(std::string_view s, refwire::timestamp& t) {
   std::int64_t ns;
-  std::string why;
-  if (!refwire::detail::json::parse_timestamp(s, ns, why)) return false;
+  if (refwire::detail::wire::parse_rfc3339(s, ns) != refwire::detail::wire::rfc3339_status::ok) return false;
   t = refwire::timestamp(std::chrono::duration_cast<refwire::timestamp::duration>(std::chrono::nanoseconds(ns)));
   return true;
 }

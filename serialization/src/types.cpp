@@ -1,5 +1,7 @@
 #include <refwire/serialization/types.hpp>
 
+#include <array>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -9,33 +11,36 @@ namespace {
 
 constexpr char hex_digits[] = "0123456789abcdef";
 
-int hex_value(char c) noexcept {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-constexpr bool is_dash_position(std::size_t i) noexcept { return i == 8 || i == 13 || i == 18 || i == 23; }
+/// Each byte's hex digit value, 0xFF for a byte that is not a hex digit.
+constexpr auto hex_values = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (auto& x : t) x = 0xFF;
+  for (int i = 0; i < 10; ++i) t[static_cast<std::size_t>('0' + i)] = static_cast<std::uint8_t>(i);
+  for (int i = 0; i < 6; ++i) {
+    t[static_cast<std::size_t>('a' + i)] = static_cast<std::uint8_t>(10 + i);
+    t[static_cast<std::size_t>('A' + i)] = static_cast<std::uint8_t>(10 + i);
+  }
+  return t;
+}();
 
 }  // namespace
 
 std::optional<uuid> uuid::parse(std::string_view text) noexcept {
+  // The dashes, then all 32 digits through the table: a byte that is not a
+  // hex digit sets a high bit in `bad`, checked once at the end.
   if (text.size() != 36) return std::nullopt;
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  if (p[8] != '-' || p[13] != '-' || p[18] != '-' || p[23] != '-') return std::nullopt;
+  static constexpr std::uint8_t at[16] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
+  unsigned bad = 0;
   uuid id;
-  std::size_t out = 0;
-  for (std::size_t i = 0; i < 36;) {
-    if (is_dash_position(i)) {
-      if (text[i] != '-') return std::nullopt;
-      ++i;
-      continue;
-    }
-    const int hi = hex_value(text[i]);
-    const int lo = hex_value(text[i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    id.bytes[out++] = static_cast<std::byte>(hi * 16 + lo);
-    i += 2;
+  for (std::size_t i = 0; i < 16; ++i) {
+    const unsigned hi = hex_values[p[at[i]]];
+    const unsigned lo = hex_values[p[at[i] + 1]];
+    bad |= hi | lo;
+    id.bytes[i] = static_cast<std::byte>((hi << 4) | (lo & 0xF));
   }
+  if (bad & 0xF0) return std::nullopt;
   return id;
 }
 

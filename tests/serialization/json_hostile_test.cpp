@@ -224,14 +224,15 @@ TEST(json_hostile, element_and_allocation_limits) {
     for (int i = 0; i < 1000; ++i) s += (i ? ",1" : "1");
     return s;
   }() + "]";
-  EXPECT_EQ(fails<std::vector<std::int32_t>>(ints, {.max_elements = 999}).code(), refwire::errc::element_limit);
+  EXPECT_EQ(fails<std::vector<std::int32_t>>(ints, {.max_elements = 999}).message(),
+            "$: 1000 elements exceed the element limit (999 left of decode_options::max_elements), at offset 2001");
   EXPECT_FALSE(fails<std::vector<std::int32_t>>(ints, {.max_elements = 1000}));
   EXPECT_EQ(fails<std::vector<std::int32_t>>(ints, {.max_alloc_bytes = 3999}).code(), refwire::errc::allocation_limit);
   const std::string strs = R"(["aaaaaaaaaa","bbbbbbbbbb"])";
   EXPECT_EQ(fails<std::vector<std::string>>(strs, {.max_alloc_bytes = 2 * sizeof(std::string) + 15}).code(),
             refwire::errc::allocation_limit);
   EXPECT_EQ(fails<std::vector<std::vector<int>>>("[[],[],[]]", {.max_elements = 2}).message(),
-            "$: elements exceed the element limit (decode_options::max_elements), at offset 7");
+            "$: 1 element exceeds the element limit (0 left of decode_options::max_elements), at offset 7");
   using smap = std::map<std::string, int>;
   EXPECT_EQ(fails<smap>(R"({"a":1,"b":2})", {.max_elements = 1}).code(), refwire::errc::element_limit);
 }

@@ -1,4 +1,4 @@
-// The JSON encoder's integer text (detail/json_write.hpp): every digit count,
+// The integer text of the JSON encoder (detail/wire/itoa.hpp): every digit count,
 // each power of ten and its neighbours, the type limits and a seeded sample,
 // compared byte for byte with std::to_chars.
 #include <refwire/serialization.hpp>
@@ -30,7 +30,7 @@ std::string expected(T v) {
 template <class T>
 std::string formatted(T v) {
   char buf[32];
-  return std::string(buf, refwire::detail::json::format_integer(buf, v));
+  return std::string(buf, refwire::detail::wire::format_integer(buf, v));
 }
 
 /// Every power of ten in T's range, its neighbours, and the limits.
@@ -80,7 +80,7 @@ TEST(JsonWriteNumbers, EveryU32BelowOneMillionAndEightDigitPadding) {
   for (std::uint32_t x : {0U, 1U, 9U, 10U, 99U, 100U, 9999U, 10000U, 999999U, 1000000U, 9999999U, 10000000U,
                           12345678U, 99999999U}) {
     char buf[8];
-    refwire::detail::json::eight_digits(buf, x);
+    refwire::detail::wire::eight_digits(buf, x);
     std::string want = expected(x);
     want.insert(0, 8 - want.size(), '0');
     EXPECT_EQ(std::string(buf, 8), want);

@@ -1,4 +1,4 @@
-// The JSON encoder's string scan (src/json_write.cpp): every length around
+// The JSON encoder's string scan (src/json/write.cpp): every length around
 // the 4-, 8- and 16-byte steps, with a byte that needs escaping or checking at
 // every position, compared with a byte-at-a-time reference; invalid UTF-8 at
 // every position with its exact error; and text in exactly-sized heap

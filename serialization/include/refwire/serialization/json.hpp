@@ -20,9 +20,9 @@
 #include <string_view>
 #include <vector>
 
-#include <refwire/serialization/detail/json_read.hpp>
-#include <refwire/serialization/detail/json_reader.hpp>
-#include <refwire/serialization/detail/json_write.hpp>
+#include <refwire/serialization/detail/json/cursor.hpp>
+#include <refwire/serialization/detail/json/read.hpp>
+#include <refwire/serialization/detail/json/write.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/reflect.hpp>
@@ -50,13 +50,7 @@ struct json {
   ///   refwire::json::encode(p, buffer, {.pretty = true});
   template <serializable T>
   static void encode(const T& v, std::vector<std::byte>& out, const encode_options& options) {
-    detail::json::writer w(out, options.pretty);
-    try {
-      detail::json::write(w, v);
-    } catch (detail::encode_failure& f) {
-      detail::throw_encode_error(f);
-    }
-    w.flush();
+    detail::json::encode(v, out, options.pretty);
   }
 
   /// Decodes a T from the JSON text in into out. With consumed == nullptr the
@@ -69,7 +63,7 @@ struct json {
   static error decode(std::span<const std::byte> in, T& out, const decode_options& options,
                       std::size_t* consumed) {
     detail::json::reader r(in, options);
-    if (!r.start(consumed != nullptr) || !detail::json::read(r, out) || !r.finish(consumed)) [[unlikely]] return r.make_error();
+    if (!r.start(consumed != nullptr) || !detail::json::read(r, out) || !r.finish(consumed)) [[unlikely]] return detail::json::make_error(r);
     return {};
   }
 };
@@ -81,15 +75,7 @@ struct json {
 template <class T>
 [[nodiscard]] std::string to_json(const T& v, const encode_options& options = {}) {
   std::string out;
-  if constexpr (detail::check_serializable<T, json>()) {
-    detail::json::writer w(out, options.pretty);
-    try {
-      detail::json::write(w, v);
-    } catch (detail::encode_failure& f) {
-      detail::throw_encode_error(f);
-    }
-    w.flush();
-  }
+  if constexpr (detail::check_serializable<T, json>()) detail::json::encode(v, out, options.pretty);
   return out;
 }
 

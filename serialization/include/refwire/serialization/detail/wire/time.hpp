@@ -2,14 +2,19 @@
 // Durations and timestamps as int64 nanoseconds, the form every format
 // carries them in (binary: 8 bytes; protobuf: seconds + nanos of it; JSON:
 // a number or RFC 3339 text of it). Conversions are exact or reported,
-// never truncated.
+// never truncated. Then the calendar: civil dates from and to days since
+// 1970-01-01, and RFC 3339 text from and to int64 nanoseconds.
 
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <ratio>
+#include <string_view>
 #include <type_traits>
+
+#include <refwire/serialization/detail/wire/itoa.hpp>
 
 namespace refwire::detail::wire {
 
@@ -73,5 +78,101 @@ ns_conversion from_nanoseconds(std::int64_t ns, D& out) noexcept {
   }
   return ns_conversion::ok;
 }
+
+// ------------------------------------------------------------------ calendar
+
+/// The proleptic Gregorian date of day z (days since 1970-01-01), Howard
+/// Hinnant's civil_from_days: year y, month m (1-12), day d (1-31).
+constexpr void civil_from_days(std::int64_t z, std::int64_t& y, unsigned& m, unsigned& d) noexcept {
+  z += 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const auto doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  y = static_cast<std::int64_t>(yoe) + era * 400;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  d = doy - (153 * mp + 2) / 5 + 1;
+  m = mp < 10 ? mp + 3 : mp - 9;
+  y += m <= 2 ? 1 : 0;
+}
+
+/// Days since 1970-01-01 of the proleptic Gregorian date y-m-d (Howard
+/// Hinnant's days_from_civil; m 1-12, d 1-31, not checked).
+constexpr std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) noexcept {
+  y -= m <= 2 ? 1 : 0;
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const auto yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+// ------------------------------------------------------------------ RFC 3339
+
+/// The length of format_rfc3339's text.
+inline constexpr std::size_t rfc3339_size = 30;
+
+/// ns (nanoseconds since the epoch) as RFC 3339 UTC text with 9 fraction
+/// digits, "2026-12-01T09:47:29.123456789Z", at out (rfc3339_size bytes);
+/// returns its end. int64 nanoseconds span 1677-2262: always four year digits.
+inline char* format_rfc3339(char* out, std::int64_t ns) noexcept {
+  std::int64_t secs = ns / 1'000'000'000;
+  std::int64_t frac = ns % 1'000'000'000;
+  if (frac < 0) {
+    frac += 1'000'000'000;
+    --secs;
+  }
+  std::int64_t days = secs / 86400;
+  std::int64_t sod = secs % 86400;
+  if (sod < 0) {
+    sod += 86400;
+    --days;
+  }
+  std::int64_t y;
+  unsigned m;
+  unsigned d;
+  civil_from_days(days, y, m, d);
+  char* const o = out;
+  const auto year = static_cast<unsigned>(y);
+  put_pair(o, year / 100);
+  put_pair(o + 2, year % 100);
+  o[4] = '-';
+  put_pair(o + 5, m);
+  o[7] = '-';
+  put_pair(o + 8, d);
+  o[10] = 'T';
+  const auto second = static_cast<unsigned>(sod);  // < 86400: 32-bit arithmetic
+  put_pair(o + 11, second / 3600);
+  o[13] = ':';
+  put_pair(o + 14, second / 60 % 60);
+  o[16] = ':';
+  put_pair(o + 17, second % 60);
+  o[19] = '.';
+  const auto f = static_cast<std::uint32_t>(frac);
+  o[20] = static_cast<char>('0' + f / 100000000);
+  eight_digits(o + 21, f % 100000000);
+  o[29] = 'Z';
+  return o + rfc3339_size;
+}
+
+/// Why parse_rfc3339 rejected a text (each format words its own error).
+enum class rfc3339_status : std::uint8_t {
+  ok,
+  bad_form,          ///< not "YYYY-MM-DDTHH:MM:SS" at the start
+  no_such_date,      ///< a month or day out of range (February 29 of a common year included)
+  no_such_time,      ///< an hour, minute or second out of range
+  long_fraction,     ///< more than 9 fraction digits
+  empty_fraction,    ///< a '.' with no digit after it
+  bad_offset,        ///< a '+' or '-' not followed by a valid "hh:mm"
+  no_offset,         ///< neither 'Z' / 'z' nor an offset
+  trailing,          ///< characters after the offset
+  out_of_range,      ///< outside int64 nanoseconds (1677-09-21 to 2262-04-11)
+};
+
+/// Parses an RFC 3339 date-time into nanoseconds since the epoch: 'T', 't'
+/// or a space between date and time, 0-9 fraction digits, 'Z' / 'z' or a
+/// "+hh:mm" / "-hh:mm" offset. The form format_rfc3339 writes takes a
+/// straight-line path. Compiled once (src/wire/time.cpp).
+rfc3339_status parse_rfc3339(std::string_view text, std::int64_t& ns) noexcept;
 
 }  // namespace refwire::detail::wire

@@ -1,26 +1,26 @@
 #pragma once
 // The JSON reader's cursor: a small non-template API over simdjson's
-// on-demand parser, implemented in src/json_read.cpp so that simdjson.h
+// on-demand parser, implemented in src/json/cursor.cpp so that simdjson.h
 // stays out of every header. Machinery for json.hpp (the templates in
-// json_read.hpp drive it).
+// detail/json/read.hpp drive it).
 //
 // The cursor always stands on one "current value". get_* read it (and move
 // past it); begin_object / begin_array enter it, and next_key / next_element
 // then make each field value or element current in turn; a current value that
 // is not read is skipped when the cursor moves on. Every operation returns
-// false (or -1) after recording a failure; the decode then stops.
+// false (or -1) after recording a failure (decode_context's record: the first
+// failure wins); the decode then stops.
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <refwire/serialization/detail/core/decode_context.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
-#include <refwire/serialization/types.hpp>
 
 namespace refwire::detail::json {
 
@@ -30,26 +30,18 @@ enum class value_kind : std::uint8_t { null, boolean, number, string, array, obj
 /// "null", "bool", "number", "string", "array", "object".
 std::string_view kind_name(value_kind k) noexcept;
 
-/// What a failed decode recorded; allocated only when a decode fails.
-struct failure {
-  errc code = errc::ok;
-  std::size_t offset = 0;
-  std::string reason;
-  std::vector<std::string> path;  // innermost segment first
-};
-
-struct kernel_state;  // the simdjson parser and iterators (src/json_kernel.ipp)
+struct cursor_state;  // the simdjson parser, its iterators, the padded input (src/json/cursor.cpp)
 
 /// Bytes readable from a key's first byte (reader::next_field) whatever the
 /// input: the rest of the input, then its zero padding.
 inline constexpr std::size_t key_slack = 64;
 
-/// One decode: the cursor, the budgets, and the failure record.
-class reader {
+/// One decode: the cursor, with the budgets and the failure record of
+/// decode_context (detail/core/decode_context.hpp).
+class reader : public decode_context {
  public:
   reader(std::span<const std::byte> in, const decode_options& o) noexcept
-      : depth_left(o.max_depth), elements_left(o.max_elements), alloc_left(o.max_alloc_bytes),
-        reject_unknown(o.reject_unknown_fields), require_all(o.require_all_fields), in_(in) {}
+      : decode_context(o), reject_unknown(o.reject_unknown_fields), require_all(o.require_all_fields), in_(in) {}
   ~reader();
   reader(const reader&) = delete;
   reader& operator=(const reader&) = delete;
@@ -98,46 +90,31 @@ class reader {
   /// Byte offset of the current value in the input.
   [[nodiscard]] std::size_t offset();
 
-  // Failure paths (out of line); each returns false.
-  bool fail_at(errc code, std::size_t offset, std::string reason);
-  bool fail(errc code, std::string reason);
-  /// type_mismatch: "expected <what>, got <the current value's type>".
-  bool fail_expected(std::string_view what);
-  bool fail_depth();
-  bool fail_elements();
-  bool fail_alloc(std::uint64_t bytes);
-  void push_field(std::string_view name);
-  void push_index(std::size_t index);
-  void push_key(std::string_view key);
-  [[nodiscard]] bool failed() const noexcept { return failed_ != nullptr; }
-  [[nodiscard]] refwire::error make_error();
-
   [[nodiscard]] std::span<const std::byte> input() const noexcept { return in_; }
 
   /// Offset of the value the last get_* read (for failures found after reading it).
   std::size_t value_at = 0;
-  std::uint32_t depth_left;
-  std::uint64_t elements_left;
-  std::uint64_t alloc_left;
   bool reject_unknown;
   bool require_all;
 
  private:
   std::span<const std::byte> in_;
-  kernel_state* st_ = nullptr;
+  cursor_state* st_ = nullptr;
   bool owned_ = false;  // st_ is this reader's own (a nested decode on this thread), not the thread's
-  std::unique_ptr<failure> failed_;
 };
 
-// ----------------------------------------------------- text helpers (src/)
-
-/// Decodes standard, padded base64 strictly (no whitespace, no missing or
-/// extra padding, zero unused bits). False on any deviation; why says which.
-bool base64_decode(std::string_view text, std::vector<std::byte>& out, std::string& why);
-/// Parses a canonical uuid (8-4-4-4-12 hex digits, either case), as uuid::parse.
-bool parse_uuid(std::string_view text, uuid& out) noexcept;
-/// Parses an RFC 3339 date-time ("2026-12-01T09:47:29.123456789Z", any
-/// offset, 0-9 fraction digits) into nanoseconds since the epoch.
-bool parse_timestamp(std::string_view text, std::int64_t& ns, std::string& why);
+// Failures at the cursor (out of line, src/json/read.cpp), in the wordings of
+// decode_context.hpp; each returns false.
+/// code and reason at the current value's offset.
+bool fail(reader& r, errc code, std::string reason);
+/// type_mismatch: "expected <what>, got <the current value's type>".
+bool fail_expected(reader& r, std::string_view what);
+bool fail_depth(reader& r);
+bool fail_elements(reader& r, std::uint64_t count);
+/// Past the allocation budget (detail::charge calls it).
+bool fail_alloc(reader& r, std::uint64_t bytes);
+/// The recorded failure as a refwire::error; with none recorded (a decode
+/// that stopped without saying why), invalid_json "decode failed".
+refwire::error make_error(reader& r);
 
 }  // namespace refwire::detail::json

@@ -1,6 +1,8 @@
 // The JSON encoder's out-of-line parts: output staging, the string escape
 // scan with UTF-8 validation, numbers, base64, timestamps, and failures.
 #include <refwire/serialization/json.hpp>
+#include <refwire/serialization/detail/wire/time.hpp>
+#include <refwire/serialization/detail/wire/utf8.hpp>
 
 #include <array>
 #include <bit>
@@ -21,7 +23,12 @@ void writer::flush() {
   const auto n = static_cast<std::size_t>(pos_ - stage_);
   if (n != 0) {
     if (bytes_ != nullptr) {
-      wire::append_bytes(*bytes_, reinterpret_cast<const std::byte*>(stage_), n);
+      const auto* p = reinterpret_cast<const std::byte*>(stage_);
+      if (bytes_->capacity() - bytes_->size() >= n) {
+        bytes_->insert(bytes_->end(), p, p + n);  // no reallocation: a memmove
+      } else {
+        wire::append_bytes(*bytes_, p, n);
+      }
     } else {
       text_->append(stage_, n);
     }
@@ -79,27 +86,6 @@ inline std::uint64_t special_bytes(std::uint64_t x) noexcept {
   const std::uint64_t b = x ^ (ones * 0x5c);
   const std::uint64_t backslash = (b - ones) & ~b & high;
   return control | quote | backslash | (x & high);
-}
-
-/// Length of the valid UTF-8 sequence at p (whose first byte is >= 0x80), or 0.
-inline std::size_t utf8_length(const unsigned char* p, const unsigned char* end) noexcept {
-  const unsigned c = p[0];
-  const auto left = static_cast<std::size_t>(end - p);
-  auto cont = [&](std::size_t i) { return i < left && (p[i] & 0xC0U) == 0x80U; };
-  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-  if (c >= 0xE0 && c <= 0xEF) {
-    if (!cont(1) || !cont(2)) return 0;
-    if (c == 0xE0 && p[1] < 0xA0) return 0;  // overlong
-    if (c == 0xED && p[1] > 0x9F) return 0;  // a surrogate
-    return 3;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    if (!cont(1) || !cont(2) || !cont(3)) return 0;
-    if (c == 0xF0 && p[1] < 0x90) return 0;  // overlong
-    if (c == 0xF4 && p[1] > 0x8F) return 0;  // past U+10FFFF
-    return 4;
-  }
-  return 0;
 }
 
 [[noreturn]] void invalid_utf8(const unsigned char* p, std::size_t index) {
@@ -211,7 +197,7 @@ inline bool plain_tail(const unsigned char* p, std::size_t r, char* o) noexcept 
       }
       const unsigned c = *p;
       if (c >= 0x80) {
-        const std::size_t len = utf8_length(p, end);
+        const std::size_t len = wire::utf8_sequence(p, end);
         if (len == 0) invalid_utf8(p, static_cast<std::size_t>(p - begin));
         std::memcpy(o, p, len);
         o += len;
@@ -388,67 +374,12 @@ void write_uuid(writer& w, const uuid& id) {
   w.commit(o + 38);
 }
 
-namespace {
-
-/// Howard Hinnant's civil_from_days: days since 1970-01-01 to y-m-d.
-void civil_from_days(std::int64_t z, std::int64_t& y, unsigned& m, unsigned& d) noexcept {
-  z += 719468;
-  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  y = static_cast<std::int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  d = doy - (153 * mp + 2) / 5 + 1;
-  m = mp < 10 ? mp + 3 : mp - 9;
-  y += m <= 2 ? 1 : 0;
-}
-
-inline void two(char* o, unsigned v) noexcept { put_pair(o, v); }
-
-}  // namespace
-
 void write_timestamp(writer& w, std::int64_t ns) {
-  std::int64_t secs = ns / 1'000'000'000;
-  std::int64_t frac = ns % 1'000'000'000;
-  if (frac < 0) {
-    frac += 1'000'000'000;
-    --secs;
-  }
-  std::int64_t days = secs / 86400;
-  std::int64_t sod = secs % 86400;
-  if (sod < 0) {
-    sod += 86400;
-    --days;
-  }
-  std::int64_t y;
-  unsigned m;
-  unsigned d;
-  civil_from_days(days, y, m, d);
-  // int64 nanoseconds span 1677-2262: always four year digits.
-  char* o = w.reserve(32);
+  char* o = w.reserve(wire::rfc3339_size + 2);
   o[0] = '"';
-  const auto year = static_cast<unsigned>(y);
-  two(o + 1, year / 100);
-  two(o + 3, year % 100);
-  o[5] = '-';
-  two(o + 6, m);
-  o[8] = '-';
-  two(o + 9, d);
-  o[11] = 'T';
-  const auto second = static_cast<unsigned>(sod);  // < 86400: 32-bit arithmetic
-  two(o + 12, second / 3600);
-  o[14] = ':';
-  two(o + 15, second / 60 % 60);
-  o[17] = ':';
-  two(o + 18, second % 60);
-  o[20] = '.';
-  const auto f = static_cast<std::uint32_t>(frac);
-  o[21] = static_cast<char>('0' + f / 100000000);
-  eight_digits(o + 22, f % 100000000);
-  o[30] = 'Z';
-  o[31] = '"';
-  w.commit(o + 32);
+  wire::format_rfc3339(o + 1, ns);
+  o[wire::rfc3339_size + 1] = '"';
+  w.commit(o + wire::rfc3339_size + 2);
 }
 
 }  // namespace refwire::detail::json

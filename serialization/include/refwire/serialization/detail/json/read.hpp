@@ -1,6 +1,7 @@
 #pragma once
-// The JSON decoder: templates that walk the type and drive the reader cursor
-// (json_reader.hpp). Machinery for json.hpp; conventions in docs/json-format.md.
+// The JSON decoder: templates that walk the type and drive the reader's
+// cursor (detail/json/cursor.hpp). Machinery for json.hpp; conventions in
+// docs/json-format.md.
 
 #include <array>
 #include <bit>
@@ -9,9 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <exception>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -23,16 +24,19 @@
 #include <boost/describe/enumerators.hpp>
 #include <boost/mp11/algorithm.hpp>
 
+#include <refwire/serialization/detail/core/codec.hpp>
+#include <refwire/serialization/detail/core/decode_context.hpp>
 #include <refwire/serialization/detail/core/shapes.hpp>
 #include <refwire/serialization/detail/wire/time.hpp>
-#include <refwire/serialization/detail/json_reader.hpp>
-#include <refwire/serialization/detail/json_write.hpp>
+#include <refwire/serialization/detail/json/cursor.hpp>
+#include <refwire/serialization/detail/json/write.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/reflect.hpp>
+#include <refwire/serialization/types.hpp>
 
 namespace refwire::detail::json {
 
-// Out-of-line failure helpers (src/json_read.cpp); each returns false.
+// Out-of-line failure helpers (src/json/read.cpp); each returns false.
 bool fail_range(reader& r, std::string_view value, std::string_view type);
 bool fail_float_range(reader& r, double value);
 bool fail_count(reader& r, std::string_view what, std::size_t need, std::size_t got);
@@ -40,29 +44,21 @@ bool fail_unknown_field(reader& r, std::string_view key);
 bool fail_duplicate_field(reader& r, std::string_view key);
 bool fail_missing_field(reader& r, std::string_view name);
 bool fail_text(reader& r, errc code, std::string_view what, std::string_view text);
+/// invalid_value: "invalid RFC 3339 timestamp \"<text>\" (<why>)".
+bool fail_timestamp(reader& r, std::string_view text, wire::rfc3339_status why);
+/// Decodes standard, padded base64 strictly (no whitespace, no missing or
+/// extra padding, zero unused bits). False on any deviation; why says which.
+bool base64_decode(std::string_view text, std::vector<std::byte>& out, std::string& why);
 /// Reads and discards the current value, checking that it is valid JSON (an
 /// unknown field's value; nesting counts against max_depth).
 bool skip_value(reader& r);
 
-inline bool charge(reader& r, std::uint64_t bytes) {
-  if (bytes > r.alloc_left) [[unlikely]] return r.fail_alloc(bytes);
-  r.alloc_left -= bytes;
-  return true;
-}
-
+/// One more element (of node_bytes of storage) against the element and allocation budgets.
 inline bool count_element(reader& r, std::uint64_t node_bytes) {
-  if (r.elements_left == 0) [[unlikely]] return r.fail_elements();
+  if (r.elements_left == 0) [[unlikely]] return fail_elements(r, 1);
   --r.elements_left;
   return charge(r, node_bytes);
 }
-
-struct depth_scope {
-  reader& r;
-  explicit depth_scope(reader& rd) noexcept : r(rd) { --r.depth_left; }
-  ~depth_scope() { ++r.depth_left; }
-  depth_scope(const depth_scope&) = delete;
-  depth_scope& operator=(const depth_scope&) = delete;
-};
 
 template <class T>
 bool read(reader& r, T& v);
@@ -185,7 +181,7 @@ bool read_record(reader& r, T& v) {
         static_assert(!std::is_const_v<std::remove_reference_t<decltype(F::get(v))>>,
                       "refwire: a const member cannot be decoded");
         if (!read(r, F::get(v))) [[unlikely]] {
-          r.push_field(F::name);
+          push_field(r, F::name, F::index);
           return false;
         }
         return true;
@@ -267,12 +263,7 @@ template <class D>
 bool duration_from_ns(reader& r, std::int64_t ns, D& out) {
   const wire::ns_conversion c = wire::from_nanoseconds(ns, out);
   if (c == wire::ns_conversion::ok) [[likely]] return true;
-  if (c == wire::ns_conversion::not_whole) {
-    return r.fail_at(errc::invalid_value, r.value_at,
-                     std::to_string(ns) + " ns is not a whole number of the field's duration unit (" +
-                         std::to_string(wire::ns_per_tick<D>()) + " ns)");
-  }
-  return r.fail_at(errc::invalid_value, r.value_at, std::to_string(ns) + " ns does not fit the field's duration type");
+  return fail_duration_at(r, r.value_at, ns, c, wire::ns_per_tick<D>());
 }
 
 /// A std::vector of integers or floating-point numbers: one reader call for the whole array.
@@ -284,7 +275,7 @@ template <class S, class T>
 bool move_numbers(reader& r, S& scratch, T& v) {
   using E = typename T::value_type;
   const std::size_t n = scratch.size();
-  if (n > r.elements_left) [[unlikely]] return r.fail_elements();
+  if (n > r.elements_left) [[unlikely]] return fail_elements(r, n);
   r.elements_left -= n;
   if (!charge(r, n * sizeof(E))) [[unlikely]] return false;
   v.resize(n);
@@ -315,15 +306,15 @@ template <class T>
 bool read_elements(reader& r, T& v) {
   using E = typename T::value_type;
   if constexpr (number_vector_v<T>) {
-    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
     return read_number_vector(r, v);
   } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
-    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
     return r.get_strings(v);
   }
   constexpr std::size_t node = is_vector<T>::value ? sizeof(E) : sizeof(E) + 2 * sizeof(void*);
   if (!r.begin_array()) [[unlikely]] return false;
-  if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+  if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
   depth_scope scope(r);
   v.clear();
   std::size_t i = 0;
@@ -333,13 +324,13 @@ bool read_elements(reader& r, T& v) {
     if constexpr (std::is_same_v<T, std::vector<bool>>) {
       bool b;
       if (!r.get_bool(b)) [[unlikely]] {
-        r.push_index(i);
+        push_index(r, i);
         return false;
       }
       v.push_back(b);
     } else {
       if (!read(r, v.emplace_back())) [[unlikely]] {
-        r.push_index(i);
+        push_index(r, i);
         return false;
       }
     }
@@ -352,14 +343,14 @@ template <class T>
 bool read_fixed(reader& r, T& v) {
   constexpr std::size_t n = fixed_extent<T>;
   if (!r.begin_array()) [[unlikely]] return false;
-  if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+  if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
   depth_scope scope(r);
   std::size_t i = 0;
   int k;
   while ((k = r.next_element()) == 1) {
     if (i == n) [[unlikely]] return fail_count(r, "array", n, n + 1);
     if (!read(r, v[i])) [[unlikely]] {
-      r.push_index(i);
+      push_index(r, i);
       return false;
     }
     ++i;
@@ -371,19 +362,15 @@ bool read_fixed(reader& r, T& v) {
 
 template <class T>
 bool read(reader& r, T& v) {
-  if constexpr (has_codec<T>) {
+  constexpr shape s = shape_of<T>();
+  if constexpr (s == shape::codec) {
     const std::size_t at = r.offset();
-    typename codec<T>::wire w{};
+    wire_type_t<T> w{};
     if (!read(r, w)) return false;
-    try {
-      v = codec<T>::from_wire(std::move(w));
-    } catch (const std::exception& e) {
-      return r.fail_at(errc::invalid_value, at, e.what());
-    }
-    return true;
-  } else if constexpr (is_bool_v<T>) {
+    return from_wire(r, at, std::move(w), v);
+  } else if constexpr (s == shape::boolean) {
     return r.get_bool(v);
-  } else if constexpr (std::is_enum_v<T>) {
+  } else if constexpr (s == shape::enumeration) {
     using U = std::underlying_type_t<T>;
     if constexpr (is_bool_v<U>) {
       bool b;
@@ -401,7 +388,7 @@ bool read(reader& r, T& v) {
         }
         return true;
       }
-      if (kind != value_kind::number) [[unlikely]] return r.fail_expected("enum name or number");
+      if (kind != value_kind::number) [[unlikely]] return fail_expected(r, "enum name or number");
       U u;
       if (!read_integer(r, u, scalar_name<U>())) [[unlikely]] return false;
       v = static_cast<T>(u);
@@ -412,9 +399,9 @@ bool read(reader& r, T& v) {
       v = static_cast<T>(u);
       return true;
     }
-  } else if constexpr (is_integer_v<T>) {
+  } else if constexpr (s == shape::integer) {
     return read_integer(r, v, scalar_name<T>());
-  } else if constexpr (is_float_v<T>) {
+  } else if constexpr (s == shape::floating) {
     double d;
     if (!r.get_double(d)) [[unlikely]] return false;
     if constexpr (std::is_same_v<T, float>) {
@@ -426,46 +413,48 @@ bool read(reader& r, T& v) {
       v = d;
     }
     return true;
-  } else if constexpr (is_string_v<T>) {
-    std::string_view s;
-    if (!r.get_string(s)) [[unlikely]] return false;
-    if (!charge(r, s.size())) [[unlikely]] return false;
-    v.assign(s);
+  } else if constexpr (s == shape::string) {
+    std::string_view text;
+    if (!r.get_string(text)) [[unlikely]] return false;
+    if (!charge(r, text.size())) [[unlikely]] return false;
+    v.assign(text);
     return true;
-  } else if constexpr (is_blob_v<T>) {
-    std::string_view s;
-    if (!r.get_string(s)) [[unlikely]] return false;
-    if (!charge(r, s.size() / 4 * 3)) [[unlikely]] return false;
+  } else if constexpr (s == shape::blob) {
+    std::string_view text;
+    if (!r.get_string(text)) [[unlikely]] return false;
+    if (!charge(r, text.size() / 4 * 3)) [[unlikely]] return false;
     std::string why;
-    if (!base64_decode(s, v, why)) [[unlikely]] return r.fail_at(errc::invalid_value, r.value_at, std::move(why));
+    if (!base64_decode(text, v, why)) [[unlikely]] return record_failure(r, errc::invalid_value, r.value_at, std::move(why));
     return true;
-  } else if constexpr (is_uuid_v<T>) {
-    std::string_view s;
-    if (!r.get_string(s)) [[unlikely]] return false;
-    if (!parse_uuid(s, v)) [[unlikely]] return fail_text(r, errc::invalid_value, "uuid", s);
+  } else if constexpr (s == shape::uuid) {
+    std::string_view text;
+    if (!r.get_string(text)) [[unlikely]] return false;
+    const std::optional<uuid> id = uuid::parse(text);
+    if (!id) [[unlikely]] return fail_text(r, errc::invalid_value, "uuid", text);
+    v = *id;
     return true;
-  } else if constexpr (is_timestamp<T>::value) {
-    std::string_view s;
-    if (!r.get_string(s)) [[unlikely]] return false;
+  } else if constexpr (s == shape::timestamp) {
+    std::string_view text;
+    if (!r.get_string(text)) [[unlikely]] return false;
     std::int64_t ns;
-    std::string why;
-    if (!parse_timestamp(s, ns, why)) [[unlikely]] return r.fail_at(errc::invalid_value, r.value_at, std::move(why));
+    const wire::rfc3339_status why = wire::parse_rfc3339(text, ns);
+    if (why != wire::rfc3339_status::ok) [[unlikely]] return fail_timestamp(r, text, why);
     typename T::duration d;
     if (!duration_from_ns(r, ns, d)) [[unlikely]] return false;
     v = T(d);
     return true;
-  } else if constexpr (is_duration<T>::value) {
+  } else if constexpr (s == shape::duration) {
     std::int64_t ns;
     if (!r.get_int(ns)) [[unlikely]] return false;
     return duration_from_ns(r, ns, v);
-  } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
+  } else if constexpr (s == shape::optional || s == shape::pointer) {
     const int null = r.is_null();
     if (null < 0) [[unlikely]] return false;
     if (null == 1) {
       v.reset();
       return true;
     }
-    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
     depth_scope scope(r);
     if constexpr (is_optional<T>::value) {
       if (!v) v.emplace();
@@ -477,14 +466,14 @@ bool read(reader& r, T& v) {
       }
     }
     return read(r, *v);
-  } else if constexpr (is_sequence<T>::value) {
+  } else if constexpr (s == shape::sequence) {
     return read_elements(r, v);
-  } else if constexpr (std::is_array_v<T> || is_std_array<T>::value) {
+  } else if constexpr (s == shape::fixed_array || nested_c_array_v<T>) {
     return read_fixed(r, v);
-  } else if constexpr (is_set<T>::value) {
+  } else if constexpr (s == shape::set) {
     using K = typename T::key_type;
     if (!r.begin_array()) [[unlikely]] return false;
-    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
     depth_scope scope(r);
     v.clear();
     std::size_t i = 0;
@@ -494,22 +483,22 @@ bool read(reader& r, T& v) {
       const std::size_t at = r.offset();
       K key{};
       if (!read(r, key)) [[unlikely]] {
-        r.push_index(i);
+        push_index(r, i);
         return false;
       }
       if (!v.insert(std::move(key)).second) [[unlikely]] {
-        r.fail_at(errc::duplicate_key, at, "duplicate set element");
-        r.push_index(i);
+        record_failure(r, errc::duplicate_key, at, "duplicate set element");
+        push_index(r, i);
         return false;
       }
       ++i;
     }
     return k == 0;
-  } else if constexpr (is_map<T>::value) {
+  } else if constexpr (s == shape::map) {
     using K = typename T::key_type;
     using M = typename T::mapped_type;
     constexpr std::size_t node = sizeof(std::pair<K, M>) + 4 * sizeof(void*);
-    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
     depth_scope scope(r);
     if constexpr (object_key_v<K>) {
       if (!r.begin_object()) [[unlikely]] return false;
@@ -523,12 +512,12 @@ bool read(reader& r, T& v) {
         const std::size_t before = v.size();
         auto it = v.try_emplace(std::move(key)).first;
         if (v.size() == before) [[unlikely]] {
-          r.fail(errc::duplicate_key, "duplicate map key");
-          r.push_key(text);
+          fail(r, errc::duplicate_key, "duplicate map key");
+          push_key(r, text);
           return false;
         }
         if (!read(r, it->second)) [[unlikely]] {
-          r.push_key(text);
+          push_key(r, text);
           return false;
         }
       }
@@ -542,57 +531,57 @@ bool read(reader& r, T& v) {
         if (!count_element(r, node)) [[unlikely]] return false;
         const std::size_t at = r.offset();
         if (!r.begin_array()) [[unlikely]] {
-          r.push_index(i);
+          push_index(r, i);
           return false;
         }
         K key{};
         int e = r.next_element();
         if (e == 0) [[unlikely]] e = fail_count(r, "map entry [key, value]", 2, 0) ? 0 : -1;
         if (e != 1 || !read(r, key)) [[unlikely]] {
-          r.push_index(i);
+          push_index(r, i);
           return false;
         }
         const std::size_t before = v.size();
         auto it = v.try_emplace(std::move(key)).first;
         if (v.size() == before) [[unlikely]] {
-          r.fail_at(errc::duplicate_key, at, "duplicate map key");
-          r.push_index(i);
+          record_failure(r, errc::duplicate_key, at, "duplicate map key");
+          push_index(r, i);
           return false;
         }
         e = r.next_element();
         if (e == 0) [[unlikely]] e = fail_count(r, "map entry [key, value]", 2, 1) ? 0 : -1;
         if (e != 1 || !read(r, it->second)) [[unlikely]] {
-          r.push_index(i);
+          push_index(r, i);
           return false;
         }
         e = r.next_element();
         if (e == 1) [[unlikely]] e = fail_count(r, "map entry [key, value]", 2, 3) ? 0 : -1;
         if (e != 0) [[unlikely]] {
-          r.push_index(i);
+          push_index(r, i);
           return false;
         }
         ++i;
       }
       return k == 0;
     }
-  } else if constexpr (is_variant<T>::value) {
+  } else if constexpr (s == shape::variant) {
     constexpr std::size_t count = std::variant_size_v<T>;
     if (!r.begin_object()) [[unlikely]] return false;
     std::string_view key;
     int k = r.next_key(key);
     if (k < 0) [[unlikely]] return false;
-    if (k == 0) [[unlikely]] return r.fail(errc::invalid_variant, "a variant is an object with one key, got {}");
+    if (k == 0) [[unlikely]] return fail(r, errc::invalid_variant, "a variant is an object with one key, got {}");
     std::size_t index = 0;
     if (!parse_integer_key(key, index) || index >= count) [[unlikely]] {
       return fail_text(r, errc::invalid_variant,
                        "variant index (" + std::to_string(count) + " alternatives)", key);
     }
-    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
     depth_scope scope(r);
     const bool ok = boost::mp11::mp_with_index<count>(index, [&](auto I) {
       if (v.index() != I) v.template emplace<I>();
       if (!read(r, *std::get_if<I>(&v))) [[unlikely]] {
-        r.push_index(I);
+        push_index(r, I);
         return false;
       }
       return true;
@@ -600,19 +589,19 @@ bool read(reader& r, T& v) {
     if (!ok) [[unlikely]] return false;
     k = r.next_key(key);
     if (k < 0) [[unlikely]] return false;
-    if (k == 1) [[unlikely]] return r.fail(errc::invalid_variant, "a variant is an object with one key, got a second");
+    if (k == 1) [[unlikely]] return fail(r, errc::invalid_variant, "a variant is an object with one key, got a second");
     return true;
-  } else if constexpr (is_tuple<T>::value) {
+  } else if constexpr (s == shape::tuple) {
     constexpr std::size_t n = std::tuple_size_v<T>;
     if (!r.begin_array()) [[unlikely]] return false;
-    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
     depth_scope scope(r);
     const bool ok = [&]<std::size_t... I>(std::index_sequence<I...>) {
       auto one = [&](auto& e, std::size_t i) {
         const int k = r.next_element();
         if (k == 0) [[unlikely]] return fail_count(r, "tuple", n, i);
         if (k < 0 || !read(r, e)) [[unlikely]] {
-          r.push_index(i);
+          push_index(r, i);
           return false;
         }
         return true;
@@ -624,23 +613,25 @@ bool read(reader& r, T& v) {
     const int k = r.next_element();
     if (k == 1) [[unlikely]] return fail_count(r, "tuple", n, n + 1);
     return k == 0;
-  } else if constexpr (fieldless_aggregate<T>()) {
-    if (!r.begin_object()) [[unlikely]] return false;
-    std::string_view key;
-    int k;
-    while ((k = r.next_key(key)) == 1) {
-      if (r.reject_unknown) [[unlikely]] return fail_unknown_field(r, key);
-      if (!skip_value(r)) [[unlikely]] return false;
+  } else if constexpr (s == shape::record) {
+    if constexpr (fieldless_aggregate<T>()) {
+      if (!r.begin_object()) [[unlikely]] return false;
+      std::string_view key;
+      int k;
+      while ((k = r.next_key(key)) == 1) {
+        if (r.reject_unknown) [[unlikely]] return fail_unknown_field(r, key);
+        if (!skip_value(r)) [[unlikely]] return false;
+      }
+      return k == 0;
+    } else if constexpr (described_record<T>) {
+      if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+      depth_scope scope(r);
+      return read_record(r, v);
+    } else {
+      static_assert(dependent_false<T>,
+                    "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
+      return false;
     }
-    return k == 0;
-  } else if constexpr (described_record<T>) {
-    if (r.depth_left == 0) [[unlikely]] return r.fail_depth();
-    depth_scope scope(r);
-    return read_record(r, v);
-  } else if constexpr (aggregate_record<T>) {
-    static_assert(dependent_false<T>,
-                  "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
-    return false;
   } else {
     static_assert(dependent_false<T>,
                   "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "

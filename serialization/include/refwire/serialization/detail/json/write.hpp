@@ -22,6 +22,7 @@
 
 #include <refwire/serialization/detail/core/encode_failure.hpp>
 #include <refwire/serialization/detail/core/shapes.hpp>
+#include <refwire/serialization/detail/wire/itoa.hpp>
 #include <refwire/serialization/detail/wire/output.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
@@ -147,7 +148,7 @@ class writer {
   char* const lim_ = stage_ + stage_size;
 };
 
-// Compiled once (src/json_write.cpp).
+// Compiled once (src/json/write.cpp).
 void write_string(writer& w, std::string_view s);  ///< quoted, escaped; throws on invalid UTF-8
 void write_double(writer& w, double v);              ///< shortest round trip; throws on NaN / infinity
 void write_float(writer& w, float v);
@@ -155,120 +156,11 @@ void write_base64(writer& w, const std::byte* p, std::size_t n);
 void write_timestamp(writer& w, std::int64_t ns);   ///< "2026-12-01T09:47:29.123456789Z"
 void write_uuid(writer& w, const uuid& id);
 
-/// "00" "01" ... "99".
-inline constexpr auto digit_pairs = [] {
-  std::array<char, 200> a{};
-  for (int i = 0; i < 100; ++i) {
-    a[static_cast<std::size_t>(2 * i)] = static_cast<char>('0' + i / 10);
-    a[static_cast<std::size_t>(2 * i + 1)] = static_cast<char>('0' + i % 10);
-  }
-  return a;
-}();
-
-/// The two digits of i < 100 at p.
-inline void put_pair(char* p, std::uint32_t i) noexcept { std::memcpy(p, digit_pairs.data() + 2 * i, 2); }
-
-/// u / 10^E as a 32.32 fixed-point number whose fraction yields the following
-/// digits exactly (J. Jeaiii's constants; every u < 10^(E+2) is checked).
-template <unsigned E>
-inline std::uint64_t fixed_point(std::uint32_t u) noexcept {
-  constexpr unsigned shift = E / 5 * E * 53 / 16;
-  constexpr std::uint64_t pow10 = [] {
-    std::uint64_t r = 1;
-    for (unsigned i = 0; i < E; ++i) r *= 10;
-    return r;
-  }();
-  constexpr std::uint64_t mul = (std::uint64_t{1} << (32 + shift)) / pow10 + 1 + E / 6 - E / 8;
-  return (mul * u >> shift) + E / 6 * 4;
-}
-
-/// The next two digits of a fixed_point() number at p.
-inline void next_pair(char* p, std::uint64_t& t) noexcept {
-  t = std::uint64_t{100} * static_cast<std::uint32_t>(t);
-  put_pair(p, static_cast<std::uint32_t>(t >> 32));
-}
-/// The next (last) digit of a fixed_point() number at p.
-inline void next_digit(char* p, std::uint64_t t) noexcept {
-  *p = static_cast<char>('0' + ((std::uint64_t{10} * static_cast<std::uint32_t>(t)) >> 32));
-}
-
-/// The E + 2 digits of x at p, zero-padded (E >= 1): the leading pair, E / 2
-/// more pairs and, when E is odd, a last digit.
-template <unsigned E>
-inline char* fixed_digits(char* p, std::uint32_t x) noexcept {
-  std::uint64_t t = fixed_point<E>(x);
-  put_pair(p, static_cast<std::uint32_t>(t >> 32));
-  [&]<unsigned... I>(std::integer_sequence<unsigned, I...>) {
-    (next_pair(p + 2 + 2 * I, t), ...);
-  }(std::make_integer_sequence<unsigned, E / 2>{});
-  if constexpr (E % 2 == 1) next_digit(p + E + 1, t);
-  return p + E + 2;
-}
-
-/// x < 10^8 as eight ASCII digits at p, zero-padded.
-inline void eight_digits(char* p, std::uint32_t x) noexcept { fixed_digits<6>(p, x); }
-
-/// The decimal digits of x at p (the same text as std::to_chars), returning their end.
-/// Straight-line code per digit count: the leading pair from one multiplication,
-/// then each further pair from the fraction.
-inline char* format_u32(char* p, std::uint32_t x) noexcept {
-  if (x < 100) {
-    if (x < 10) {
-      *p = static_cast<char>('0' + x);
-      return p + 1;
-    }
-    put_pair(p, x);
-    return p + 2;
-  }
-  if (x < 1000000) {
-    if (x < 10000) return x < 1000 ? fixed_digits<1>(p, x) : fixed_digits<2>(p, x);
-    return x < 100000 ? fixed_digits<3>(p, x) : fixed_digits<4>(p, x);
-  }
-  if (x < 100000000) return x < 10000000 ? fixed_digits<5>(p, x) : fixed_digits<6>(p, x);
-  return x < 1000000000 ? fixed_digits<7>(p, x) : fixed_digits<8>(p, x);
-}
-
-/// An integer's decimal text at p (room for 21 bytes), as std::to_chars writes it.
-template <class T>
-char* format_integer(char* p, T v) noexcept {
-  if constexpr (sizeof(T) <= 4) {
-    if constexpr (std::is_signed_v<T>) {
-      auto u = static_cast<std::uint32_t>(v);
-      if (v < 0) {
-        *p++ = '-';
-        u = 0U - u;
-      }
-      return format_u32(p, u);
-    } else {
-      return format_u32(p, static_cast<std::uint32_t>(v));
-    }
-  } else {
-    std::uint64_t u = static_cast<std::uint64_t>(v);
-    if constexpr (std::is_signed_v<T>) {
-      if (v < 0) {
-        *p++ = '-';
-        u = 0U - u;
-      }
-    }
-    if (u <= 0xFFFFFFFFU) return format_u32(p, static_cast<std::uint32_t>(u));
-    if (u < 10000000000000000ULL) {  // up to 16 digits: two halves
-      p = format_u32(p, static_cast<std::uint32_t>(u / 100000000));
-      eight_digits(p, static_cast<std::uint32_t>(u % 100000000));
-      return p + 8;
-    }
-    p = format_u32(p, static_cast<std::uint32_t>(u / 10000000000000000ULL));  // <= 1844
-    const std::uint64_t low = u % 10000000000000000ULL;
-    eight_digits(p, static_cast<std::uint32_t>(low / 100000000));
-    eight_digits(p + 8, static_cast<std::uint32_t>(low % 100000000));
-    return p + 16;
-  }
-}
-
 template <class T>
 void write_integer(writer& w, T v) {
   char* p = w.reserve(24);
   if constexpr (is_integer_v<T> && sizeof(T) <= 8) {
-    w.commit(format_integer(p, v));
+    w.commit(wire::format_integer(p, v));
   } else {
     w.commit(std::to_chars(p, p + 24, v).ptr);
   }
@@ -383,6 +275,11 @@ constexpr bool fieldless_aggregate() {
   }
 }
 
+/// A C array of arrays (int[2][3]) has no shape of its own (shape_of says
+/// none); JSON writes and reads it as nested arrays.
+template <class T>
+inline constexpr bool nested_c_array_v = std::rank_v<T> > 1;
+
 template <class T>
 void write(writer& w, const T& v);
 
@@ -395,11 +292,6 @@ template <class T, std::size_t N>
 struct element_of_range<T[N]> {
   using type = T;
 };
-
-template <class D>
-std::int64_t json_nanoseconds(D d) {
-  return checked_nanoseconds(d);
-}
 
 template <class K>
 void write_key(writer& w, const K& key) {
@@ -437,9 +329,9 @@ bool all_finite(const T& v) {
 
 /// A plain number's text at p (room for `each` bytes).
 template <std::size_t each, class E>
-char* format_number(char* p, E x) noexcept {
+REFWIRE_ALWAYS_INLINE char* format_number(char* p, E x) noexcept {
   if constexpr (is_integer_v<E> && sizeof(E) <= 8) {
-    return format_integer(p, x);
+    return wire::format_integer(p, x);
   } else {
     return std::to_chars(p, p + each, x).ptr;
   }
@@ -489,24 +381,73 @@ void write_sequence(writer& w, const T& v) {
   std::size_t i = 0;
   for (const auto& e : v) {
     w.item(first);
-    try {
-      write(w, static_cast<const typename element_of_range<T>::type&>(e));
-    } catch (encode_failure& f) {
-      push_index(f, i);
-      throw;
-    }
+    encode_within([&] { write(w, static_cast<const E&>(e)); }, [i](encode_failure& f) { push_index(f, i); });
     ++i;
   }
   w.close(first, ']');
 }
 
+/// The path segment of an object key (a map with object_key_v keys): the
+/// string quoted, an integer or a described enum as its number.
+template <class K>
+void push_object_key(encode_failure& f, const K& key) {
+  if constexpr (is_string_v<K>) {
+    push_key(f, std::string_view(key));
+  } else if constexpr (is_integer_v<K> && !std::is_signed_v<K>) {
+    push_key(f, static_cast<unsigned long long>(key));
+  } else {
+    push_key(f, static_cast<long long>(key));
+  }
+}
+
+/// Writes field F of record v; an encode failure inside it adds the field's name to the path.
+template <class F, class T>
+REFWIRE_ALWAYS_INLINE void write_field(writer& w, const T& v) {
+  encode_within([&] { write(w, F::get(v)); }, [](encode_failure& f) { push_field(f, F::name, F::index); });
+}
+
+/// A record's fields in compact form: the brace comes with the first key
+/// (`{"id":`), and every other key has its comma, all known at compile time.
+template <class T, class F0, class... Fs>
+void write_compact_fields(writer& w, const T& v, boost::mp11::mp_list<F0, Fs...>) {
+  w.put_fixed(opening_key_v<F0, true>);
+  write_field<F0>(w, v);
+  ((w.put_fixed(opening_key_v<Fs, false>), write_field<Fs>(w, v)), ...);
+  w.put('}');
+}
+
+/// A record's fields in pretty form, each key on its own line.
+template <class T, class... Fs>
+void write_pretty_fields(writer& w, const T& v, boost::mp11::mp_list<Fs...>) {
+  w.open('{');
+  bool first = true;
+  ((w.key(quoted_key_v<Fs>, first), write_field<Fs>(w, v)), ...);
+  w.close(first, '}');
+}
+
+/// A described record: an object of its walked fields (base fields first).
+template <class T>
+void write_record(writer& w, const T& v) {
+  static_assert(attribute_names_valid<T>(),
+                "refwire: REFWIRE_ATTRIBUTES names a member that this type does not describe");
+  using fields = walked_fields_t<T>;
+  if constexpr (boost::mp11::mp_size<fields>::value != 0) {
+    if (!w.pretty) {
+      write_compact_fields(w, v, fields{});
+      return;
+    }
+  }
+  write_pretty_fields(w, v, fields{});
+}
+
 template <class T>
 void write(writer& w, const T& v) {
-  if constexpr (has_codec<T>) {
+  constexpr shape s = shape_of<T>();
+  if constexpr (s == shape::codec) {
     write(w, codec<T>::to_wire(v));
-  } else if constexpr (is_bool_v<T>) {
+  } else if constexpr (s == shape::boolean) {
     w.put_literal(v);
-  } else if constexpr (std::is_enum_v<T>) {
+  } else if constexpr (s == shape::enumeration) {
     using U = std::underlying_type_t<T>;
     if constexpr (described_enum_v<T>) {
       using table = enum_table<T>;
@@ -524,75 +465,63 @@ void write(writer& w, const T& v) {
       }
     }
     write(w, static_cast<U>(v));
-  } else if constexpr (is_integer_v<T>) {
+  } else if constexpr (s == shape::integer) {
     write_integer(w, v);
-  } else if constexpr (std::is_same_v<T, double>) {
+  } else if constexpr (s == shape::floating && std::is_same_v<T, double>) {
     write_double(w, v);
-  } else if constexpr (std::is_same_v<T, float>) {
+  } else if constexpr (s == shape::floating) {
     write_float(w, v);
-  } else if constexpr (is_string_v<T>) {
+  } else if constexpr (s == shape::string) {
     write_string(w, v);
-  } else if constexpr (is_blob_v<T>) {
+  } else if constexpr (s == shape::blob) {
     write_base64(w, v.data(), v.size());
-  } else if constexpr (is_uuid_v<T>) {
+  } else if constexpr (s == shape::uuid) {
     write_uuid(w, v);
-  } else if constexpr (is_timestamp<T>::value) {
-    write_timestamp(w, json_nanoseconds(v.time_since_epoch()));
-  } else if constexpr (is_duration<T>::value) {
-    write_integer(w, json_nanoseconds(v));
-  } else if constexpr (is_optional<T>::value || is_unique_ptr<T>::value) {
+  } else if constexpr (s == shape::timestamp) {
+    write_timestamp(w, checked_nanoseconds(v.time_since_epoch()));
+  } else if constexpr (s == shape::duration) {
+    write_integer(w, checked_nanoseconds(v));
+  } else if constexpr (s == shape::optional || s == shape::pointer) {
     if (v) {
       write(w, *v);
     } else {
       w.put_null();
     }
-  } else if constexpr (is_sequence<T>::value || is_set<T>::value || std::is_array_v<T> || is_std_array<T>::value) {
+  } else if constexpr (s == shape::sequence || s == shape::set || s == shape::fixed_array || nested_c_array_v<T>) {
     write_sequence(w, v);
-  } else if constexpr (is_map<T>::value) {
+  } else if constexpr (s == shape::map) {
     using K = typename T::key_type;
     bool first = true;
     if constexpr (object_key_v<K>) {
       w.open('{');
-      for (const auto& [key, value] : v) {
+      for (const auto& entry : v) {  // not a structured binding: clang 14 cannot capture one
         w.item(first);
-        write_key(w, key);
+        write_key(w, entry.first);
         w.colon();
-        try {
-          write(w, value);
-        } catch (encode_failure& f) {
-          if constexpr (is_string_v<K>) {
-            push_key(f, std::string_view(key));
-          } else if constexpr (is_integer_v<K> && !std::is_signed_v<K>) {
-            push_key(f, static_cast<unsigned long long>(key));
-          } else {
-            push_key(f, static_cast<long long>(key));
-          }
-          throw;
-        }
+        encode_within([&] { write(w, entry.second); }, [&](encode_failure& f) { push_object_key(f, entry.first); });
       }
       w.close(first, '}');
     } else {
       w.open('[');
       std::size_t i = 0;
-      for (const auto& [key, value] : v) {
+      for (const auto& entry : v) {
         w.item(first);
         w.open('[');
         bool first_of_pair = true;
-        try {
-          w.item(first_of_pair);
-          write(w, key);
-          w.item(first_of_pair);
-          write(w, value);
-        } catch (encode_failure& f) {
-          push_index(f, i);
-          throw;
-        }
+        encode_within(
+            [&] {
+              w.item(first_of_pair);
+              write(w, entry.first);
+              w.item(first_of_pair);
+              write(w, entry.second);
+            },
+            [i](encode_failure& f) { push_index(f, i); });
         w.close(false, ']');
         ++i;
       }
       w.close(first, ']');
     }
-  } else if constexpr (is_variant<T>::value) {
+  } else if constexpr (s == shape::variant) {
     w.open('{');
     bool first = true;
     w.item(first);
@@ -600,69 +529,43 @@ void write(writer& w, const T& v) {
     write_integer(w, v.index());
     w.put('"');
     w.colon();
-    try {
-      std::visit([&](const auto& alt) { write(w, alt); }, v);
-    } catch (encode_failure& f) {
-      push_index(f, v.index());
-      throw;
-    }
+    encode_within([&] { std::visit([&](const auto& alt) { write(w, alt); }, v); },
+                  [&](encode_failure& f) { push_index(f, v.index()); });
     w.close(false, '}');
-  } else if constexpr (is_tuple<T>::value) {
+  } else if constexpr (s == shape::tuple) {
     w.open('[');
     bool first = true;
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      std::size_t at = 0;
-      try {
-        ((at = I, w.item(first), write(w, std::get<I>(v))), ...);
-      } catch (encode_failure& f) {
-        push_index(f, at);
-        throw;
-      }
+      ((w.item(first),
+        encode_within([&] { write(w, std::get<I>(v)); }, [](encode_failure& f) { push_index(f, I); })),
+       ...);
     }(std::make_index_sequence<std::tuple_size_v<T>>{});
     w.close(first, ']');
-  } else if constexpr (fieldless_aggregate<T>()) {
-    w.put(std::string_view("{}"));
-  } else if constexpr (described_record<T>) {
-    using fields = walked_fields_t<T>;
-    if constexpr (boost::mp11::mp_size<fields>::value != 0) {
-      if (!w.pretty) {
-        // Compact: the brace comes with the first key (`{"id":`), and every
-        // other key has its comma, all known at compile time.
-        for_each_field(v, [&](auto field, const auto& member) {
-          using F = decltype(field);
-          w.put_fixed(opening_key_v<F, std::is_same_v<F, boost::mp11::mp_front<fields>>>);
-          try {
-            write(w, member);
-          } catch (encode_failure& f) {
-            push_field(f, F::name, F::index);
-            throw;
-          }
-        });
-        w.put('}');
-        return;
-      }
+  } else if constexpr (s == shape::record) {
+    if constexpr (fieldless_aggregate<T>()) {
+      w.put(std::string_view("{}"));
+    } else if constexpr (described_record<T>) {
+      write_record(w, v);
+    } else {
+      static_assert(dependent_false<T>,
+                    "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
     }
-    w.open('{');
-    bool first = true;
-    for_each_field(v, [&](auto field, const auto& member) {
-      using F = decltype(field);
-      w.key(quoted_key_v<F>, first);
-      try {
-        write(w, member);
-      } catch (encode_failure& f) {
-        push_field(f, F::name, F::index);
-        throw;
-      }
-    });
-    w.close(first, '}');
-  } else if constexpr (aggregate_record<T>) {
-    static_assert(dependent_false<T>,
-                  "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
   } else {
     static_assert(dependent_false<T>,
                   "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "
                   "make it an aggregate, or specialize refwire::codec<T>");
   }
+}
+
+/// Appends the JSON text of v to out (a std::vector<std::byte> or a
+/// std::string); an encode failure becomes refwire::encode_error.
+template <class T, class Out>
+void encode(const T& v, Out& out, bool pretty) {
+  encode_entry([&] {
+    writer w(out, pretty);
+    write(w, v);
+    w.flush();
+  });
 }
 
 }  // namespace refwire::detail::json

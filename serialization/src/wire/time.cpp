@@ -1,0 +1,129 @@
+// RFC 3339 text to int64 nanoseconds (detail/wire/time.hpp), compiled once.
+#include <refwire/serialization/detail/wire/time.hpp>
+
+#include <bit>
+#include <cstring>
+
+namespace refwire::detail::wire {
+
+namespace {
+
+bool digits(std::string_view s, std::size_t at, std::size_t n, int& out) {
+  if (at + n > s.size()) return false;
+  int v = 0;
+  for (std::size_t i = at; i < at + n; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    v = v * 10 + (s[i] - '0');
+  }
+  out = v;
+  return true;
+}
+
+/// The form the writer emits, "YYYY-MM-DDTHH:MM:SS.fffffffffZ" (30
+/// characters), in straight-line code. False for any other text or any
+/// invalid field; parse_rfc3339 then takes the general path, which says why.
+bool parse_fixed_timestamp(std::string_view s, std::int64_t& ns) noexcept {
+  if (s.size() != 30) return false;
+  const char* p = s.data();
+  if (p[4] != '-' || p[7] != '-' || p[10] != 'T' || p[13] != ':' || p[16] != ':' || p[19] != '.' || p[29] != 'Z')
+    return false;
+  auto d = [p](int i) { return static_cast<unsigned>(static_cast<unsigned char>(p[i])) - '0'; };
+  // The 9 fraction digits: one digit, then 8 checked and converted at once (SWAR).
+  std::uint64_t w;
+  std::memcpy(&w, p + 21, 8);
+  if ((((w & 0xF0F0F0F0F0F0F0F0ULL) | (((w + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) !=
+       0x3333333333333333ULL) ||
+      std::endian::native != std::endian::little)
+    return false;
+  w -= 0x3030303030303030ULL;
+  w = (w * 10) + (w >> 8);
+  w = (((w & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
+       (((w >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >> 32;
+  const unsigned d0 = d(0), d1 = d(1), d2 = d(2), d3 = d(3), d5 = d(5), d6 = d(6), d8 = d(8), d9 = d(9), d11 = d(11),
+                 d12 = d(12), d14 = d(14), d15 = d(15), d17 = d(17), d18 = d(18), d20 = d(20);
+  if ((d0 > 9) | (d1 > 9) | (d2 > 9) | (d3 > 9) | (d5 > 9) | (d6 > 9) | (d8 > 9) | (d9 > 9) | (d11 > 9) | (d12 > 9) |
+      (d14 > 9) | (d15 > 9) | (d17 > 9) | (d18 > 9) | (d20 > 9))
+    return false;
+  const unsigned year = d0 * 1000 + d1 * 100 + d2 * 10 + d3;
+  const unsigned month = d5 * 10 + d6;
+  const unsigned day = d8 * 10 + d9;
+  const unsigned hour = d11 * 10 + d12;
+  const unsigned minute = d14 * 10 + d15;
+  const unsigned second = d17 * 10 + d18;
+  const std::int64_t frac = static_cast<std::int64_t>(d20) * 100000000 + static_cast<std::int64_t>(w);
+  static constexpr unsigned month_days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  if (month < 1 || month > 12 || day < 1 || day > month_days[month - 1] || (month == 2 && day == 29 && !leap) ||
+      hour > 23 || minute > 59 || second > 59)
+    return false;
+  const std::int64_t days = days_from_civil(year, month, day);
+  const std::int64_t secs = days * 86400 + hour * 3600 + minute * 60 + second;
+  // Inside 1678-2261 the nanoseconds always fit; the general path handles the edges.
+  if (secs < -9200000000LL || secs > 9200000000LL) return false;
+  ns = secs * 1'000'000'000 + frac;
+  return true;
+}
+
+}  // namespace
+
+rfc3339_status parse_rfc3339(std::string_view s, std::int64_t& ns) noexcept {
+  if (parse_fixed_timestamp(s, ns)) [[likely]] return rfc3339_status::ok;
+  int year, month, day, hour, minute, second;
+  if (!digits(s, 0, 4, year) || s.size() < 20 || s[4] != '-' || !digits(s, 5, 2, month) || s[7] != '-' ||
+      !digits(s, 8, 2, day) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || !digits(s, 11, 2, hour) ||
+      s[13] != ':' || !digits(s, 14, 2, minute) || s[16] != ':' || !digits(s, 17, 2, second)) {
+    return rfc3339_status::bad_form;
+  }
+  static constexpr int month_days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  if (month < 1 || month > 12 || day < 1 || day > month_days[month - 1] || (month == 2 && day == 29 && !leap)) {
+    return rfc3339_status::no_such_date;
+  }
+  if (hour > 23 || minute > 59 || second > 59) return rfc3339_status::no_such_time;
+  std::size_t i = 19;
+  std::int64_t frac = 0;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    std::size_t n = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+      if (n == 9) return rfc3339_status::long_fraction;
+      frac = frac * 10 + (s[i] - '0');
+      ++n;
+      ++i;
+    }
+    if (n == 0) return rfc3339_status::empty_fraction;
+    for (; n < 9; ++n) frac *= 10;
+  }
+  std::int64_t offset_s = 0;
+  if (i < s.size() && (s[i] == 'Z' || s[i] == 'z')) {
+    ++i;
+  } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+    int oh, om;
+    if (!digits(s, i + 1, 2, oh) || i + 3 >= s.size() || s[i + 3] != ':' || !digits(s, i + 4, 2, om) || oh > 23 ||
+        om > 59) {
+      return rfc3339_status::bad_offset;
+    }
+    offset_s = (s[i] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
+    i += 6;
+  } else {
+    return rfc3339_status::no_offset;
+  }
+  if (i != s.size()) return rfc3339_status::trailing;
+  const std::int64_t days = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+  const std::int64_t secs = days * 86400 + hour * 3600 + minute * 60 + second - offset_s;
+  // int64 nanoseconds: about 1677-09-21 to 2262-04-11.
+  constexpr std::int64_t max_secs = 9223372036LL;
+  if (secs > max_secs || secs < -max_secs - 1) return rfc3339_status::out_of_range;
+  std::int64_t whole = 0;
+  std::int64_t secs_part = secs;
+  if (secs < 0 && frac > 0) {  // keep the product in range near the lower end
+    ++secs_part;
+    frac -= 1'000'000'000;
+  }
+  if (__builtin_mul_overflow(secs_part, std::int64_t{1'000'000'000}, &whole) || __builtin_add_overflow(whole, frac, &ns)) {
+    return rfc3339_status::out_of_range;
+  }
+  return rfc3339_status::ok;
+}
+
+}  // namespace refwire::detail::wire
