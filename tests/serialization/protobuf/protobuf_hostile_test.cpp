@@ -21,8 +21,8 @@
 #include <variant>
 #include <vector>
 
-#include "alloc_watch.hpp"
-#include "protobuf_shapes.hpp"
+#include "../common/alloc_watch.hpp"
+#include "../common/protobuf_shapes.hpp"
 
 
 namespace phostile {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "field_eq.hpp"
-#include "legacy_money.hpp"
-#include "shapes.hpp"
+#include "../common/field_eq.hpp"
+#include "../common/legacy_money.hpp"
+#include "../common/types.hpp"
 
 using namespace shapes;
 using testing_support::expect_fields_eq;

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "legacy_money.hpp"
-#include "shapes.hpp"
+#include "types.hpp"
 
 namespace json_shapes {
 

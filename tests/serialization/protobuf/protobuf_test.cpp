@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "field_eq.hpp"
-#include "legacy_money.hpp"
-#include "protobuf_shapes.hpp"
-#include "shapes.hpp"
+#include "../common/field_eq.hpp"
+#include "../common/legacy_money.hpp"
+#include "../common/protobuf_shapes.hpp"
+#include "../common/types.hpp"
 
 #ifndef REFWIRE_GOLDEN_DIR
 #error "REFWIRE_GOLDEN_DIR must name the directory of the golden files"

@@ -6,7 +6,7 @@
 // (docs/binary-format.md), so a regenerated file cannot silently pin a wrong layout.
 //
 // Regenerate after an intended format change (then review the diff of the .bin files):
-//   REFWIRE_UPDATE_GOLDEN=1 ./golden_test
+//   REFWIRE_UPDATE_GOLDEN=1 ./binary_golden_test
 #include <refwire/serialization.hpp>
 
 #include <gtest/gtest.h>

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "field_eq.hpp"
-#include "json_shapes.hpp"
-#include "shapes.hpp"
+#include "../common/field_eq.hpp"
+#include "../common/json_shapes.hpp"
+#include "../common/types.hpp"
 
 using namespace shapes;
 using testing_support::expect_fields_eq;

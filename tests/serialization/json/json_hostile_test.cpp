@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "json_shapes.hpp"
-#include "shapes.hpp"
+#include "../common/json_shapes.hpp"
+#include "../common/types.hpp"
 
 namespace hostile_json {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "shapes.hpp"
+#include "types.hpp"
 
 namespace pbshapes {
 

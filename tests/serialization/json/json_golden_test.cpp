@@ -12,8 +12,8 @@
 #include <sstream>
 #include <string>
 
-#include "json_shapes.hpp"
-#include "shapes.hpp"
+#include "../common/json_shapes.hpp"
+#include "../common/types.hpp"
 
 #ifndef REFWIRE_GOLDEN_DIR
 #error "REFWIRE_GOLDEN_DIR must name the directory of the golden files"

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "alloc_watch.hpp"
+#include "../common/alloc_watch.hpp"
 
 #include <array>
 #include <atomic>

@@ -27,8 +27,8 @@
 #include <string>
 #include <vector>
 
-#include "field_eq.hpp"
-#include "protobuf_shapes.hpp"
+#include "../common/field_eq.hpp"
+#include "../common/protobuf_shapes.hpp"
 
 using namespace pbshapes;
 using google::protobuf::FieldDescriptor;
