@@ -11,6 +11,7 @@
 #include "../common/field_eq.hpp"
 #include "../common/legacy_money.hpp"
 #include "../common/types.hpp"
+#include "../common/values.hpp"
 
 using namespace shapes;
 using testing_support::expect_fields_eq;

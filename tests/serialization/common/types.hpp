@@ -1,5 +1,10 @@
 #pragma once
-// Test types covering every shape refwire serializes, shared by the format tests.
+// The test types, each defined once: every shape refwire serializes (the round
+// trips and the conformance suite), the protobuf and JSON conventions, and the
+// small records of the hostile tests, the golden files and the fuzzers
+// (tests/fuzz/fuzz_types.hpp lists the ones the fuzzers decode). A type that
+// only one test uses, for a detail of one format, stays in that test.
+// Sample values of these types are in values.hpp.
 #include <refwire/serialization.hpp>
 
 #include <array>
@@ -12,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -182,77 +188,378 @@ struct with_attrs {
 BOOST_DESCRIBE_STRUCT(with_attrs, (), (keep, cache, after))
 REFWIRE_ATTRIBUTES(with_attrs, {.name = "cache", .skip = true}, {.name = "after", .rename = "later"})
 
-// ------------------------------------------------ sample values for round trips
+// ------------------------------------------ protobuf: names, numbers, encodings
 
-/// Every scalar at an extreme of its range.
-inline scalars max_scalars() {
-  scalars s;
-  s.b = true;
-  s.c = std::numeric_limits<char>::max();
-  s.i8 = std::numeric_limits<std::int8_t>::min();
-  s.u8 = std::numeric_limits<std::uint8_t>::max();
-  s.i16 = std::numeric_limits<std::int16_t>::min();
-  s.u16 = std::numeric_limits<std::uint16_t>::max();
-  s.i32 = std::numeric_limits<std::int32_t>::min();
-  s.u32 = std::numeric_limits<std::uint32_t>::max();
-  s.i64 = std::numeric_limits<std::int64_t>::min();
-  s.u64 = std::numeric_limits<std::uint64_t>::max();
-  s.f = std::numeric_limits<float>::max();
-  s.d = std::numeric_limits<double>::lowest();
-  s.col = color::blue;
-  s.pe = pe_b;
-  s.c16 = u'\xffff';
-  s.c32 = U'\U0010ffff';
-  return s;
-}
+enum class level : std::int32_t { low = 0, mid = 5, high = -3 };
+BOOST_DESCRIBE_ENUM(level, low, mid, high)
+REFWIRE_NAME(level, "Level")
 
-/// Every container filled, with unicode, a NUL, empty and long elements.
-inline containers full_containers() {
-  containers c;
-  c.text = "grüße, 世界, \xF0\x9F\x98\x80 and a NUL:";
-  c.text.push_back('\0');
-  c.text += "end";
-  c.blob = {std::byte{0}, std::byte{0xff}, std::byte{0x80}};
-  c.ints = {1, -1, std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::min()};
-  c.doubles = {0.5, -0.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::denorm_min()};
-  c.bools = {true, false, true, true, false};
-  c.strings = {"", "a", std::string(300, 'x')};
-  c.inners = {{1, "one"}, {-2, ""}, {3, std::string(200, 'z')}};
-  c.dq = {7, 8, 9};
-  c.lst = {"l1", "", "l3"};
-  c.arr = {10, 20, 30};
-  c.sarr = {"first", "second"};
-  c.carr[0] = -1;
-  c.carr[3] = 4;
-  c.cinner[1] = {5, "five"};
-  c.m = {{"", 0}, {"alpha", 1}, {"beta", -2}};
-  c.mi = {{-1, {1, "x"}}, {7, {2, "y"}}};
-  c.um = {{"k1", {1, 2}}, {"k2", {}}};
-  c.st = {"a", "b", "ü"};
-  c.ust = {-1, 0, 1LL << 50};
-  c.nested = {{}, {1}, {2, 3}};
-  c.barr = {true, false, true};
-  return c;
-}
+/// A named message (proto_schema writes "message Point"), comparable.
+struct point {
+  std::int32_t x = 0;
+  double y = 0;
+  std::string name;
+  friend bool operator==(const point&, const point&) = default;
+};
+BOOST_DESCRIBE_STRUCT(point, (), (x, y, name))
+REFWIRE_NAME(point, "Point")
 
-/// Every wrapper engaged.
-inline wrappers full_wrappers() {
-  wrappers w;
-  w.oi = 0;
-  w.os = "present";
-  w.oin = inner{9, "nine"};
-  w.ptr = std::make_unique<inner>(inner{4, "four"});
-  w.var = inner{3, "three"};
-  w.var2 = 2.5;
-  w.pr = {42, "answer"};
-  w.tup = {true, -7, "t", {1, 2, 3}};
-  w.id = refwire::uuid::from_string("123e4567-e89b-12d3-a456-426614174000");
-  w.when = refwire::timestamp(std::chrono::nanoseconds(1'700'000'000'123'456'789LL));
-  w.ns = std::chrono::nanoseconds(-5);
-  w.ms = std::chrono::milliseconds(1234);
-  w.sec = std::chrono::seconds(-86400);
-  w.when_s = std::chrono::time_point<std::chrono::system_clock, std::chrono::seconds>(std::chrono::seconds(1'000'000));
-  return w;
-}
+/// Explicit numbers and encodings.
+struct numbered {
+  std::int32_t a = 0;                 // 10, sint32
+  std::uint64_t b = 0;                // 2 (position), fixed64
+  std::int64_t c = 0;                 // 3, sint64
+  std::vector<std::int32_t> zz;       // 4, packed sint32
+  std::vector<std::int32_t> fx;       // 5, packed sfixed32
+  std::int32_t neg = 0;               // 6, int32 (a negative value is 10 bytes)
+  level lv = level::low;              // 7, enum Level
+  std::map<std::int32_t, std::int64_t> zm;  // 100, map<sint32, sint64>
+  friend bool operator==(const numbered&, const numbered&) = default;
+};
+BOOST_DESCRIBE_STRUCT(numbered, (), (a, b, c, zz, fx, neg, lv, zm))
+REFWIRE_ATTRIBUTES(numbered, {.name = "a", .number = 10, .encoding = refwire::int_encoding::zigzag},
+                   {.name = "b", .encoding = refwire::int_encoding::fixed},
+                   {.name = "c", .encoding = refwire::int_encoding::zigzag},
+                   {.name = "zz", .encoding = refwire::int_encoding::zigzag},
+                   {.name = "fx", .encoding = refwire::int_encoding::fixed},
+                   {.name = "zm", .number = 100, .encoding = refwire::int_encoding::zigzag})
+REFWIRE_NAME(numbered, "Numbered")
+
+/// Default member initializers: proto3 decodes a missing field as zero, not as these.
+struct defaults {
+  std::int32_t x = 5;
+  std::string s = "hi";
+  bool b = true;
+  point p{7, 1.5, "p"};
+  std::optional<std::int32_t> o = 3;
+};
+BOOST_DESCRIBE_STRUCT(defaults, (), (x, s, b, p, o))
+REFWIRE_NAME(defaults, "Defaults")
+
+/// A message using most proto3 field kinds, for the interop tests.
+struct person {
+  std::string name;
+  std::int32_t id = 0;
+  std::vector<std::string> emails;
+  point home;
+  std::vector<point> places;
+  std::map<std::string, std::int32_t> scores;
+  std::optional<std::string> nickname;
+  level lv = level::low;
+  std::vector<double> weights;
+  std::vector<std::byte> avatar;
+  refwire::timestamp born{};
+  std::chrono::nanoseconds age{};
+  std::variant<std::int32_t, std::string, point> choice;
+  bool active = false;
+  std::uint64_t big = 0;
+  float ratio = 0;
+  std::map<std::int64_t, point> by_id;
+  friend bool operator==(const person&, const person&) = default;
+};
+BOOST_DESCRIBE_STRUCT(person, (), (name, id, emails, home, places, scores, nickname, lv, weights, avatar, born, age,
+                                   choice, active, big, ratio, by_id))
+REFWIRE_NAME(person, "Person")
+
+// ------------------------------------------------------- JSON: conventions
+
+/// JSON text inside a string, parsed by its codec with refwire::from_json (a
+/// decode nested in a decode on the same thread).
+struct json_text {
+  std::string text;
+  inner parsed;
+};
+
+struct embedded {
+  json_text inside;
+};
+BOOST_DESCRIBE_STRUCT(embedded, (), (inside))
+
+/// One field per convention, for the exact-text test and the golden files.
+struct convention {
+  color col = color::red;
+  plain_enum pe = pe_a;
+  refwire::uuid id;
+  refwire::timestamp when{};
+  std::chrono::milliseconds timeout{};
+  std::vector<std::byte> blob;
+  std::optional<std::int32_t> none;
+  std::optional<std::int32_t> some;
+  std::variant<std::int32_t, std::string> var;
+  std::map<std::string, std::int32_t> by_name;
+  std::map<std::int32_t, bool> by_int;
+  std::map<color, std::int32_t> by_enum;
+  std::map<refwire::uuid, std::int32_t> by_uuid;
+  std::set<std::string> tags;
+  std::pair<std::int32_t, std::string> pr;
+  double ratio = 0;
+  std::uint64_t big = 0;
+  std::string text;
+};
+BOOST_DESCRIBE_STRUCT(convention, (),
+                      (col, pe, id, when, timeout, blob, none, some, var, by_name, by_int, by_enum, by_uuid, tags, pr,
+                       ratio, big, text))
+
+struct pretty_sample {
+  std::int32_t n = 0;
+  std::vector<std::int32_t> v;
+  std::vector<std::int32_t> e;
+  std::map<std::string, empty> m;
+  empty o;
+};
+BOOST_DESCRIBE_STRUCT(pretty_sample, (), (n, v, e, m, o))
+
+// ------------------------- small records: hostile input, fuzzers, golden files
+//
+// The binary golden files, the fuzzers' seed corpora and the hostile tests'
+// exact offsets encode these: change none of them (fields, order, types,
+// defaults); add a new type instead.
+
+/// A point without operator== or a schema name.
+struct bare_point {
+  std::int32_t x = 0;
+  double y = 0;
+  std::string name;
+};
+BOOST_DESCRIBE_STRUCT(bare_point, (), (x, y, name))
+
+/// Items with a name each: paths like $.items[3].name.
+struct point_list {
+  std::vector<bare_point> items;
+};
+BOOST_DESCRIBE_STRUCT(point_list, (), (items))
+
+/// A PFR aggregate with no fields: encodes to zero bytes in the positional formats.
+struct empty_aggregate {};
+
+/// Recursion through a vector: each level is a record and a container.
+struct tree {
+  std::vector<tree> kids;
+};
+BOOST_DESCRIBE_STRUCT(tree, (), (kids))
+
+/// Recursion through a pointer.
+struct chain {
+  std::int32_t v = 0;
+  std::unique_ptr<chain> next;
+};
+BOOST_DESCRIBE_STRUCT(chain, (), (v, next))
+
+struct flags {
+  std::int32_t a = 0;
+  bool b = false;
+  std::optional<std::int16_t> o;
+  std::unique_ptr<std::int16_t> p;
+  std::variant<std::int32_t, std::string> v;
+};
+BOOST_DESCRIBE_STRUCT(flags, (), (a, b, o, p, v))
+
+struct with_maps {
+  std::map<std::string, std::int32_t> m;
+  std::map<std::int32_t, bare_point> im;
+  std::set<std::string> s;
+  std::map<refwire::uuid, std::int32_t> um;
+};
+BOOST_DESCRIBE_STRUCT(with_maps, (), (m, im, s, um))
+
+/// A PFR aggregate: its fields have no names ($.#2).
+struct agg {
+  std::uint8_t a = 0;
+  std::uint8_t b = 0;
+  bool c = false;
+};
+
+struct renamed {
+  std::int32_t id = 0;
+  bool flag = false;
+};
+BOOST_DESCRIBE_STRUCT(renamed, (), (id, flag))
+REFWIRE_ATTRIBUTES(renamed, {.name = "flag", .rename = "on"})
+
+struct tag_base {
+  std::string tag;
+};
+BOOST_DESCRIBE_STRUCT(tag_base, (), (tag))
+struct tag_derived : tag_base {
+  bool ok = false;
+};
+BOOST_DESCRIBE_STRUCT(tag_derived, (tag_base), (ok))
+
+struct timing {
+  std::chrono::milliseconds ms{};
+  std::chrono::duration<std::int32_t> s32{};
+  std::chrono::time_point<std::chrono::system_clock, std::chrono::seconds> ts{};
+};
+BOOST_DESCRIBE_STRUCT(timing, (), (ms, s32, ts))
+
+enum class color16 : std::uint16_t { red = 1, green = 2 };
+BOOST_DESCRIBE_ENUM(color16, red, green)
+
+/// An enum whose underlying type is bool: a bool on the wire.
+enum class yes_no : bool { no, yes };
+
+/// Rejected by its codec when odd ("odd number 3").
+struct even {
+  std::int32_t v = 0;
+};
+
+struct holds_even {
+  std::int32_t a = 0;
+  even e;
+};
+
+/// Rejected by its codec when odd ("odd"): the fuzzers' variant.
+struct fuzz_even {
+  std::int32_t v = 0;
+};
+
+}  // namespace shapes
+
+template <>
+struct refwire::codec<shapes::json_text> {
+  using wire = std::string;
+  static std::string to_wire(const shapes::json_text& t) { return t.text; }
+  static shapes::json_text from_wire(std::string&& s) {
+    shapes::json_text t;
+    t.parsed = refwire::from_json<shapes::inner>(s);
+    t.text = std::move(s);
+    return t;
+  }
+};
+
+template <>
+struct refwire::codec<shapes::even> {
+  using wire = std::int32_t;
+  static std::int32_t to_wire(const shapes::even& e) { return e.v; }
+  static shapes::even from_wire(std::int32_t&& w) {
+    if (w % 2 != 0) throw std::invalid_argument("odd number " + std::to_string(w));
+    return shapes::even{w};
+  }
+};
+
+template <>
+struct refwire::codec<shapes::fuzz_even> {
+  using wire = std::int32_t;
+  static std::int32_t to_wire(const shapes::fuzz_even& e) { return e.v; }
+  static shapes::fuzz_even from_wire(std::int32_t&& w) {
+    if (w % 2 != 0) throw std::invalid_argument("odd");
+    return shapes::fuzz_even{w};
+  }
+};
+
+namespace shapes {
+
+BOOST_DESCRIBE_STRUCT(holds_even, (), (a, e))  // in the type's namespace, or it is silently a PFR aggregate
+
+/// Every shape at once, for truncation and mutation loops.
+struct mixed {
+  bool b = false;
+  std::int64_t i = 0;
+  float f = 0;
+  color16 c = color16::red;
+  std::string s;
+  std::vector<std::byte> blob;
+  std::vector<double> dv;
+  std::vector<std::string> sv;
+  std::deque<std::int16_t> dq;
+  std::list<bare_point> pl;
+  std::vector<bool> bits;
+  std::array<std::int32_t, 2> arr{};
+  std::array<std::string, 2> sarr;
+  std::set<std::int32_t> set;
+  std::map<std::string, bare_point> map;
+  std::optional<bare_point> opt;
+  std::unique_ptr<std::string> ptr;
+  std::variant<std::int32_t, std::string, bare_point> var;
+  std::tuple<std::uint8_t, std::string, bool> tup;
+  refwire::uuid id;
+  refwire::timestamp ts;
+  std::chrono::milliseconds ms{};
+  even e;
+};
+BOOST_DESCRIBE_STRUCT(mixed, (),
+                      (b, i, f, c, s, blob, dv, sv, dq, pl, bits, arr, sarr, set, map, opt, ptr, var, tup, id, ts,
+                       ms, e))
+
+// ------------------------------------ the fuzzers' types (tests/fuzz/corpus)
+
+struct order {
+  std::uint32_t id = 0;
+  std::vector<bare_point> items;
+  std::map<std::string, bare_point> by_name;
+};
+BOOST_DESCRIBE_STRUCT(order, (), (id, items, by_name))
+
+struct fuzz_node {
+  std::int16_t value = 0;
+  std::vector<fuzz_node> kids;
+};
+BOOST_DESCRIBE_STRUCT(fuzz_node, (), (value, kids))
+
+struct fuzz_chain {
+  std::uint8_t v = 0;
+  std::unique_ptr<fuzz_chain> next;
+};
+BOOST_DESCRIBE_STRUCT(fuzz_chain, (), (v, next))
+
+struct fuzz_flags {
+  bool b = false;
+  std::optional<std::int16_t> o;
+  std::unique_ptr<std::string> p;
+  std::variant<std::int32_t, std::string, bare_point, std::vector<bool>> v;
+};
+BOOST_DESCRIBE_STRUCT(fuzz_flags, (), (b, o, p, v))
+
+enum class fuzz_color : std::uint8_t { red, green };
+BOOST_DESCRIBE_ENUM(fuzz_color, red, green)
+
+/// Every shape whose encoding is canonical (ordered containers only).
+struct ordered_shapes {
+  fuzz_color c = fuzz_color::red;
+  yes_no yn = yes_no::no;
+  char ch = 0;
+  float f = 0;
+  std::string s;
+  std::vector<std::byte> blob;
+  std::vector<double> dv;
+  std::vector<std::string> sv;
+  std::deque<std::int16_t> dq;
+  std::list<std::string> ls;
+  std::vector<bool> bits;
+  std::array<std::int32_t, 2> arr{};
+  std::array<bool, 2> barr{};
+  std::int16_t carr[2] = {};
+  std::set<std::int32_t> set;
+  std::map<std::int8_t, std::string> map;
+  std::optional<bare_point> opt;
+  std::tuple<std::uint8_t, std::string, bool> tup;
+  std::pair<bool, std::int8_t> pr;
+  refwire::uuid id;
+  refwire::timestamp ts;
+  std::chrono::milliseconds ms{};
+  std::chrono::duration<std::int16_t> s16{};
+  std::chrono::time_point<std::chrono::system_clock, std::chrono::seconds> ts_sec;
+  fuzz_even e;
+};
+BOOST_DESCRIBE_STRUCT(ordered_shapes, (),
+                      (c, yn, ch, f, s, blob, dv, sv, dq, ls, bits, arr, barr, carr, set, map, opt, tup, pr, id, ts,
+                       ms, s16, ts_sec, e))
+
+/// A plain aggregate (Boost.PFR).
+struct fuzz_plain {
+  std::uint16_t a = 0;
+  std::string b;
+  std::vector<std::int32_t> c;
+  std::optional<std::uint64_t> d;
+};
+
+/// Unordered containers: written in iteration order, so compared by value.
+struct unordered {
+  std::unordered_map<std::string, std::int32_t> m;
+  std::unordered_set<std::int64_t> s;
+  std::unordered_map<std::int32_t, std::vector<std::string>> nested;
+  friend bool operator==(const unordered&, const unordered&) = default;
+};
+BOOST_DESCRIBE_STRUCT(unordered, (), (m, s, nested))
 
 }  // namespace shapes

@@ -16,17 +16,12 @@
 #include <thread>
 #include <vector>
 
-#include "../common/json_shapes.hpp"
 #include "../common/types.hpp"
+#include "../common/values.hpp"
 
 namespace hostile_json {
 
-struct point {
-  std::int32_t x = 0;
-  double y = 0;
-  std::string name;
-};
-BOOST_DESCRIBE_STRUCT(point, (), (x, y, name))
+using point = shapes::bare_point;
 
 struct order {
   std::vector<point> items;
@@ -35,10 +30,7 @@ struct order {
 };
 BOOST_DESCRIBE_STRUCT(order, (), (items, counts, best))
 
-struct tree {
-  std::vector<tree> kids;
-};
-BOOST_DESCRIBE_STRUCT(tree, (), (kids))
+using tree = shapes::tree;
 
 struct numbers {
   std::vector<std::int32_t> a;
@@ -57,11 +49,7 @@ struct long_names {
 };
 BOOST_DESCRIBE_STRUCT(long_names, (), (a_field_name_of_sixteen, fifteen_letters, x))
 
-struct chain {
-  std::int32_t v = 0;
-  std::unique_ptr<chain> next;
-};
-BOOST_DESCRIBE_STRUCT(chain, (), (v, next))
+using chain = shapes::chain;
 
 }  // namespace hostile_json
 
@@ -124,12 +112,12 @@ TEST(json_hostile, every_truncation_fails_cleanly) {
 }
 
 TEST(json_hostile, every_truncation_of_every_shape) {
-  const std::string texts[] = {refwire::to_json(json_shapes::full_containers()),
-                               refwire::to_json(json_shapes::full_wrappers()),
-                               refwire::to_json(json_shapes::sample_convention())};
+  const std::string texts[] = {refwire::to_json(shapes::json_full_containers()),
+                               refwire::to_json(shapes::full_wrappers()),
+                               refwire::to_json(shapes::sample_convention())};
   for (std::size_t n = 0; n < texts[0].size(); ++n) expect_well_formed(fails<shapes::containers>(std::string_view(texts[0]).substr(0, n)), n);
   for (std::size_t n = 0; n < texts[1].size(); ++n) expect_well_formed(fails<shapes::wrappers>(std::string_view(texts[1]).substr(0, n)), n);
-  for (std::size_t n = 0; n < texts[2].size(); ++n) expect_well_formed(fails<json_shapes::convention>(std::string_view(texts[2]).substr(0, n)), n);
+  for (std::size_t n = 0; n < texts[2].size(); ++n) expect_well_formed(fails<shapes::convention>(std::string_view(texts[2]).substr(0, n)), n);
 }
 
 TEST(json_hostile, deep_nesting_over_the_limit) {

@@ -16,9 +16,10 @@
 
 #include "../common/field_eq.hpp"
 #include "interop.pb.h"
-#include "../common/protobuf_shapes.hpp"
+#include "../common/types.hpp"
+#include "../common/values.hpp"
 
-using namespace pbshapes;
+using namespace shapes;
 using testing_support::expect_fields_eq;
 namespace gen = refwire_interop;
 

@@ -28,9 +28,10 @@
 #include <vector>
 
 #include "../common/field_eq.hpp"
-#include "../common/protobuf_shapes.hpp"
+#include "../common/types.hpp"
+#include "../common/values.hpp"
 
-using namespace pbshapes;
+using namespace shapes;
 using google::protobuf::FieldDescriptor;
 using google::protobuf::Message;
 using google::protobuf::Reflection;

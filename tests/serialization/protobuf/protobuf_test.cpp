@@ -19,14 +19,14 @@
 
 #include "../common/field_eq.hpp"
 #include "../common/legacy_money.hpp"
-#include "../common/protobuf_shapes.hpp"
 #include "../common/types.hpp"
+#include "../common/values.hpp"
 
 #ifndef REFWIRE_GOLDEN_DIR
 #error "REFWIRE_GOLDEN_DIR must name the directory of the golden files"
 #endif
 
-using namespace pbshapes;
+using namespace shapes;
 using testing_support::expect_fields_eq;
 
 namespace {
