@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "../common/types.hpp"
-#include "../common/values.hpp"
 
 namespace hostile_json {
 
@@ -109,15 +108,6 @@ TEST(json_hostile, every_truncation_fails_cleanly) {
   EXPECT_EQ(fails<order>("").code(), refwire::errc::truncated);
   EXPECT_EQ(fails<order>("   \n").code(), refwire::errc::truncated);
   EXPECT_EQ(fails<order>(R"({"items":[{"x":1)").code(), refwire::errc::truncated);
-}
-
-TEST(json_hostile, every_truncation_of_every_shape) {
-  const std::string texts[] = {refwire::to_json(shapes::json_full_containers()),
-                               refwire::to_json(shapes::full_wrappers()),
-                               refwire::to_json(shapes::sample_convention())};
-  for (std::size_t n = 0; n < texts[0].size(); ++n) expect_well_formed(fails<shapes::containers>(std::string_view(texts[0]).substr(0, n)), n);
-  for (std::size_t n = 0; n < texts[1].size(); ++n) expect_well_formed(fails<shapes::wrappers>(std::string_view(texts[1]).substr(0, n)), n);
-  for (std::size_t n = 0; n < texts[2].size(); ++n) expect_well_formed(fails<shapes::convention>(std::string_view(texts[2]).substr(0, n)), n);
 }
 
 TEST(json_hostile, deep_nesting_over_the_limit) {
