@@ -27,6 +27,8 @@
 
 namespace shapes {
 
+// ---------------------------------- every shape: round trips, the conformance suite
+
 enum class color : std::uint8_t { red = 1, green = 2, blue = 200 };
 BOOST_DESCRIBE_ENUM(color, red, green, blue)
 
