@@ -3,7 +3,7 @@
 //
 // The first byte is a mode: bit 0 set "reseals" the rest (recomputes the
 // payload length, the header checksum and the payload checksum, as
-// tests/serialization/snapshot_test.cpp does) so that the fuzzer gets past
+// tests/serialization/snapshot/snapshot_test.cpp does) so that the fuzzer gets past
 // the checksums into the flags, format, fingerprint and payload decoding
 // (compressed or not); bit 1 picks the type (fuzz::order or fuzz::node). The
 // loader must either return a value or throw snapshot_error with a

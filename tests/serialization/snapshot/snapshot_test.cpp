@@ -169,7 +169,7 @@ using namespace snaptest;
 #endif
 
 /// Compares bytes with golden/<name> (rewritten under REFWIRE_UPDATE_GOLDEN=1,
-/// like golden_test): an accidental change of the snapshot layout or of the
+/// like binary_golden_test): an accidental change of the snapshot layout or of the
 /// lz4 envelope fails here.
 void expect_golden(const std::string& name, const std::vector<std::byte>& bytes) {
   const fs::path path = fs::path(REFWIRE_GOLDEN_DIR) / name;

@@ -1,12 +1,19 @@
 #pragma once
 // A type the tests pretend not to own (no describe, private state), given to
-// refwire through a codec surrogate (an integer whose decode can fail), and a
-// described struct holding it; shared by the format tests.
+// refwire through a codec surrogate (an integer whose decode can fail), and
+// described structs holding it; shared by the format tests. A negative money
+// encodes but does not decode: the error's path shows where it was.
 #include <refwire/serialization.hpp>
 
+#include <array>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <variant>
 #include <vector>
 
 namespace legacy {
@@ -29,6 +36,20 @@ struct wallet {
   friend bool operator==(const wallet&, const wallet&) = default;
 };
 BOOST_DESCRIBE_STRUCT(wallet, (), (owner, balance, history))
+
+/// Money in every kind of place a path can name: $.items[3].balance,
+/// $.m["key"], $.by_id[7], $.opt, $.var[1], $.tup[1], $.arr[1], $.ptr.
+struct ledger {
+  std::vector<wallet> items;
+  std::map<std::string, money> m;
+  std::map<std::int32_t, money> by_id;
+  std::optional<money> opt;
+  std::variant<std::int32_t, money> var;
+  std::tuple<std::int32_t, money> tup;
+  std::array<money, 2> arr{};
+  std::unique_ptr<money> ptr;
+};
+BOOST_DESCRIBE_STRUCT(ledger, (), (items, m, by_id, opt, var, tup, arr, ptr))
 
 }  // namespace legacy
 

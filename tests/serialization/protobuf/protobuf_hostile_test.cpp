@@ -21,8 +21,9 @@
 #include <variant>
 #include <vector>
 
-#include "alloc_watch.hpp"
-#include "protobuf_shapes.hpp"
+#include "../common/alloc_watch.hpp"
+#include "../common/types.hpp"
+#include "../common/values.hpp"
 
 
 namespace phostile {
@@ -49,10 +50,7 @@ struct customer {
 };
 BOOST_DESCRIBE_STRUCT(customer, (), (name, home, others, values, ints, tags, blob, id, uniq, pair, small))
 
-struct node {
-  std::vector<node> kids;
-};
-BOOST_DESCRIBE_STRUCT(node, (), (kids))
+using node = shapes::tree;
 
 }  // namespace phostile
 
@@ -135,7 +133,7 @@ TEST(protobuf_hostile, truncation_messages) {
   EXPECT_EQ(decode<customer>(bytes_of({0x12, 0x02, 0x18, 0x96, 0x01})).message(),
             "$.home.zip: truncated varint, needs 2 bytes, 1 left, at offset 3");
   // a fixed64 cut short
-  EXPECT_EQ(decode<pbshapes::point>(bytes_of({0x11, 0x00, 0x00})).message(),
+  EXPECT_EQ(decode<shapes::point>(bytes_of({0x11, 0x00, 0x00})).message(),
             "$.y: truncated fixed64, needs 8 bytes, 2 left, at offset 1");
   // a tag cut short
   EXPECT_EQ(decode<customer>(bytes_of({0x80})).message(), "$: truncated varint, needs 2 bytes, 1 left, at offset 0");
@@ -306,13 +304,13 @@ void fuzz_one(const std::vector<std::byte>& in) {
 TEST(protobuf_hostile, random_and_mutated_bytes) {
   std::mt19937_64 rng(12345);
   std::vector<std::vector<std::byte>> seeds = {refwire::serialize<pbf>(full_customer()),
-                                               refwire::serialize<pbf>(pbshapes::full_person()),
-                                               refwire::serialize<pbf>(pbshapes::full_numbered())};
+                                               refwire::serialize<pbf>(shapes::full_person()),
+                                               refwire::serialize<pbf>(shapes::full_numbered())};
   for (int i = 0; i < 3000; ++i) {
     std::vector<std::byte> r(rng() % 64);
     for (auto& b : r) b = static_cast<std::byte>(rng());
     fuzz_one<customer>(r);
-    fuzz_one<pbshapes::person>(r);
+    fuzz_one<shapes::person>(r);
     fuzz_one<node>(r);
   }
   for (int i = 0; i < 6000; ++i) {
@@ -327,7 +325,7 @@ TEST(protobuf_hostile, random_and_mutated_bytes) {
       }
     }
     fuzz_one<customer>(m);
-    fuzz_one<pbshapes::person>(m);
-    fuzz_one<pbshapes::numbered>(m);
+    fuzz_one<shapes::person>(m);
+    fuzz_one<shapes::numbered>(m);
   }
 }

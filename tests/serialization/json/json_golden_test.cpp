@@ -12,8 +12,8 @@
 #include <sstream>
 #include <string>
 
-#include "json_shapes.hpp"
-#include "shapes.hpp"
+#include "../common/types.hpp"
+#include "../common/values.hpp"
 
 #ifndef REFWIRE_GOLDEN_DIR
 #error "REFWIRE_GOLDEN_DIR must name the directory of the golden files"
@@ -63,15 +63,15 @@ TEST(json_golden, derived) {
   d.value = 1.5;
   check_golden("derived", d);
 }
-TEST(json_golden, scalars) { check_golden("scalars", json_shapes::max_scalars()); }
+TEST(json_golden, scalars) { check_golden("scalars", shapes::max_scalars()); }
 TEST(json_golden, containers) {
-  shapes::containers c = json_shapes::full_containers();
+  shapes::containers c = shapes::json_full_containers();
   c.um.clear();   // unordered: iteration order is not part of the format
   c.ust.clear();
   check_golden("containers", c);
 }
-TEST(json_golden, wrappers) { check_golden("wrappers", json_shapes::full_wrappers()); }
-TEST(json_golden, conventions) { check_golden("conventions", json_shapes::sample_convention()); }
+TEST(json_golden, wrappers) { check_golden("wrappers", shapes::full_wrappers()); }
+TEST(json_golden, conventions) { check_golden("conventions", shapes::sample_convention()); }
 TEST(json_golden, tree) {
   shapes::node n;
   n.value = 1;

@@ -1,5 +1,5 @@
 // refwire against protoc-generated code for a hand-written schema
-// (tests/serialization/interop.proto): bytes written by the generated code
+// (tests/serialization/protobuf/interop.proto): bytes written by the generated code
 // decode into refwire structs, and refwire's bytes parse into the generated
 // messages, field by field; with deterministic serialization the bytes are
 // identical when refwire declares the fields in number order.
@@ -14,11 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "field_eq.hpp"
+#include "../common/field_eq.hpp"
 #include "interop.pb.h"
-#include "protobuf_shapes.hpp"
+#include "../common/types.hpp"
+#include "../common/values.hpp"
 
-using namespace pbshapes;
+using namespace shapes;
 using testing_support::expect_fields_eq;
 namespace gen = refwire_interop;
 

@@ -6,7 +6,7 @@
 // (docs/binary-format.md), so a regenerated file cannot silently pin a wrong layout.
 //
 // Regenerate after an intended format change (then review the diff of the .bin files):
-//   REFWIRE_UPDATE_GOLDEN=1 ./golden_test
+//   REFWIRE_UPDATE_GOLDEN=1 ./binary_golden_test
 #include <refwire/serialization.hpp>
 
 #include <gtest/gtest.h>
@@ -33,6 +33,8 @@
 #include <variant>
 #include <vector>
 
+#include "../common/types.hpp"
+
 #ifndef REFWIRE_GOLDEN_DIR
 #error "REFWIRE_GOLDEN_DIR must name the directory of the golden files"
 #endif
@@ -44,12 +46,7 @@ BOOST_DESCRIBE_ENUM(color, red, green, blue)
 
 enum level : std::int8_t { low = -1, high = 1 };  // unscoped, not described
 
-struct point {
-  std::int32_t x = 0;
-  double y = 0;
-  std::string name;
-};
-BOOST_DESCRIBE_STRUCT(point, (), (x, y, name))
+using point = shapes::bare_point;
 
 struct scalars {
   bool t = false;

@@ -27,10 +27,11 @@
 #include <string>
 #include <vector>
 
-#include "field_eq.hpp"
-#include "protobuf_shapes.hpp"
+#include "../common/field_eq.hpp"
+#include "../common/types.hpp"
+#include "../common/values.hpp"
 
-using namespace pbshapes;
+using namespace shapes;
 using google::protobuf::FieldDescriptor;
 using google::protobuf::Message;
 using google::protobuf::Reflection;

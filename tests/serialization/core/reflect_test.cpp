@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "shapes.hpp"
+#include "../common/types.hpp"
 
 using namespace shapes;
 

@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "alloc_watch.hpp"
-#include "field_eq.hpp"
-#include "shapes.hpp"
+#include "../common/alloc_watch.hpp"
+#include "../common/field_eq.hpp"
+#include "../common/types.hpp"
 
 namespace {
 
