@@ -71,7 +71,7 @@ namespace detail {
 
 /// The rule behind can_carry, for any F with a `positional` member.
 template <class T, class F>
-inline constexpr bool carries = serializable<T> && (F::positional || !aggregate_record<T>);
+inline constexpr bool carries = serializable<T> && (F::positional || !unnamed_record<T>);
 
 }  // namespace detail
 

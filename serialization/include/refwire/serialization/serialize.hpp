@@ -40,7 +40,7 @@ constexpr bool check_serializable() {
   static_assert(serializable<T>,
                 "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "
                 "make it an aggregate, or specialize refwire::codec<T>");
-  static_assert(F::positional || !aggregate_record<T>,
+  static_assert(F::positional || !unnamed_record<T>,
                 "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
   return carries<T, F>;
 }

@@ -187,6 +187,12 @@ consteval shape shape_of() {
 template <class T>
 inline constexpr shape shape_v = shape_of<T>();
 
+/// A record walked by Boost.PFR: its fields have no names, so only positional
+/// formats can carry it. (An aggregate with a shape of its own, such as uuid
+/// or a type with a codec, is not one.)
+template <class T>
+inline constexpr bool unnamed_record = shape_of<T>() == shape::record && aggregate_record<T>;
+
 /// The canonical name of an integer or floating-point type ("i32", "u8",
 /// "f64", "char"), as type names spell it and decode errors name it (enums
 /// are read, and so reported, as their underlying type).

@@ -287,9 +287,21 @@ REFWIRE_ALWAYS_INLINE bool read_field(reader& r, std::uint32_t wt, T& v, std::ui
 template <class T>
 bool time_from(reader& r, const std::byte* at, seconds_nanos sn, T& v) {
   constexpr std::int64_t giga = 1'000'000'000;
+  // seconds and nanos of opposite signs are brought to the same sign first,
+  // so that seconds * 10^9 cannot overflow when the sum fits (the earliest
+  // timestamp is -9223372037 s + 145224192 ns).
+  std::int64_t s = sn.seconds;
+  std::int64_t n = sn.nanos;
+  if (s < 0 && n > 0) {
+    s += 1;
+    n -= giga;
+  } else if (s > 0 && n < 0) {
+    s -= 1;
+    n += giga;
+  }
   std::int64_t ns;
-  if (sn.nanos <= -giga || sn.nanos >= giga || __builtin_mul_overflow(sn.seconds, giga, &ns) ||
-      __builtin_add_overflow(ns, std::int64_t{sn.nanos}, &ns)) [[unlikely]] {
+  if (sn.nanos <= -giga || sn.nanos >= giga || __builtin_mul_overflow(s, giga, &ns) ||
+      __builtin_add_overflow(ns, n, &ns)) [[unlikely]] {
     return fail_at(r, at, errc::invalid_value,
                    std::to_string(sn.seconds) + " s + " + std::to_string(sn.nanos) +
                        " ns does not fit in int64 nanoseconds");
