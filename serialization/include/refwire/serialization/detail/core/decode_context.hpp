@@ -92,15 +92,20 @@ struct depth_scope {
   depth_scope& operator=(const depth_scope&) = delete;
 };
 
-/// A reader over a byte range (binary, protobuf): the cursor, the budgets and
-/// the failure record; failures are recorded at the cursor.
-struct byte_reader : decode_context {
+/// The cursor of a byte_reader: the input range and the position in it.
+struct byte_cursor {
   const std::byte* begin;
   const std::byte* cur;
   const std::byte* end;
+};
 
+/// A reader over a byte range (binary, protobuf): the cursor, the budgets and
+/// the failure record; failures are recorded at the cursor. The cursor comes
+/// first in the object (the hot loads are at small offsets, and the layout is
+/// the one the decoders were tuned with).
+struct byte_reader : byte_cursor, decode_context {
   byte_reader(std::span<const std::byte> in, const decode_options& o) noexcept
-      : decode_context(o), begin(in.data()), cur(in.data()), end(in.data() + in.size()) {}
+      : byte_cursor{in.data(), in.data(), in.data() + in.size()}, decode_context(o) {}
 
   [[nodiscard]] std::size_t left() const noexcept { return static_cast<std::size_t>(end - cur); }
   [[nodiscard]] std::size_t offset() const noexcept { return static_cast<std::size_t>(cur - begin); }
@@ -125,6 +130,24 @@ template <class R>
 inline bool charge(R& r, std::uint64_t bytes) {
   if (bytes > r.alloc_left) [[unlikely]] return fail_alloc(r, bytes);
   r.alloc_left -= bytes;
+  return true;
+}
+
+/// Gives v, a std::optional or std::unique_ptr whose value the input holds,
+/// a value to decode into (kept when it has one; a new pointee is charged to
+/// the allocation budget); false (recorded) past the budget. Every format
+/// calls it after its own presence test and inside a depth_scope.
+template <class R, class T>
+inline bool emplace_present(R& r, T& v) {
+  if constexpr (requires { v.emplace(); }) {
+    if (!v) v.emplace();
+  } else {
+    using E = typename T::element_type;
+    if (!v) {
+      if (!charge(r, sizeof(E))) [[unlikely]] return false;
+      v = std::make_unique<E>();
+    }
+  }
   return true;
 }
 

@@ -456,15 +456,7 @@ bool read(reader& r, T& v) {
     }
     if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
     depth_scope scope(r);
-    if constexpr (is_optional<T>::value) {
-      if (!v) v.emplace();
-    } else {
-      using E = typename T::element_type;
-      if (!v) {
-        if (!charge(r, sizeof(E))) [[unlikely]] return false;
-        v = std::make_unique<E>();
-      }
-    }
+    if (!emplace_present(r, v)) [[unlikely]] return false;
     return read(r, *v);
   } else if constexpr (s == shape::sequence) {
     return read_elements(r, v);
