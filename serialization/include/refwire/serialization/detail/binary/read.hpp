@@ -221,10 +221,7 @@ template <class T>
 bool read(reader& r, T& v) {
   constexpr shape s = shape_of<T>();
   if constexpr (s == shape::codec) {
-    const std::size_t at = r.offset();
-    wire_type_t<T> w{};
-    if (!read(r, w)) return false;
-    return from_wire(r, at, std::move(w), v);
+    return read_through_codec(r, v, [&](auto& w) { return read(r, w); });
   } else if constexpr (s == shape::boolean) {
     return read_flag(r, v, errc::invalid_bool, "bool");
   } else if constexpr (s == shape::enumeration && !is_raw_scalar_v<T>) {  // an enum over bool

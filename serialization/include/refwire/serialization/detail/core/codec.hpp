@@ -28,4 +28,15 @@ bool from_wire(decode_context& c, std::size_t offset, wire_type_t<T>&& w, T& v) 
   }
 }
 
+/// Decodes a T through its codec: read_wire(w) decodes the surrogate with
+/// the format's own read, then from_wire converts it; a rejected value is
+/// reported where the surrogate began (r.offset() before it was read).
+template <class T, class R, class ReadWire>
+bool read_through_codec(R& r, T& v, ReadWire&& read_wire) {
+  const std::size_t at = r.offset();
+  wire_type_t<T> w{};
+  if (!read_wire(w)) return false;
+  return from_wire(r, at, std::move(w), v);
+}
+
 }  // namespace refwire::detail

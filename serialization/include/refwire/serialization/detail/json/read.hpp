@@ -364,10 +364,7 @@ template <class T>
 bool read(reader& r, T& v) {
   constexpr shape s = shape_of<T>();
   if constexpr (s == shape::codec) {
-    const std::size_t at = r.offset();
-    wire_type_t<T> w{};
-    if (!read(r, w)) return false;
-    return from_wire(r, at, std::move(w), v);
+    return read_through_codec(r, v, [&](auto& w) { return read(r, w); });
   } else if constexpr (s == shape::boolean) {
     return r.get_bool(v);
   } else if constexpr (s == shape::enumeration) {
