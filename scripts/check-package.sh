@@ -3,9 +3,14 @@
 #   1. installed: cmake --install to a temporary prefix, then find_package(refwire CONFIG)
 #   2. vendored:  add_subdirectory of this source tree
 # Builds tests/package both ways and runs the consumers, including the README's
-# example (whose output must match the README). Needs the packages of
-# scripts/install-deps.sh. Environment: CXX (compiler, default g++), KEEP_TMP=1
-# keeps the temporary directory.
+# example (whose output must match the README), then builds the all-shapes
+# consumer (tests/package/all_shapes.cpp, -Wall -Wextra -Werror) against the
+# installed package with each consumer compiler at each optimisation level and
+# runs it. Needs the packages of scripts/install-deps.sh. Environment: CXX
+# (compiler of the library and the first consumers, default g++),
+# CONSUMER_CXX (compilers of the all-shapes consumer, default "g++ clang++-14";
+# one that is not installed is skipped with a note), CONSUMER_OPT (default
+# "-O1 -O2 -O3"), KEEP_TMP=1 keeps the temporary directory.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -48,6 +53,7 @@ build_consumer() {
   cmake --build "$dir" -j "$jobs"
   "$dir/consumer"
   "$dir/consumer_serialization"
+  "$dir/consumer_shapes"
 }
 
 echo "== check-package: consumer via find_package(refwire CONFIG)"
@@ -64,4 +70,26 @@ echo "== check-package: consumer via add_subdirectory(refwire source tree)"
 build_consumer "$tmp/consumer-subdir" -DREFWIRE_SOURCE_DIR="$root"
 "$tmp/consumer-subdir/readme_example" >/dev/null
 
-echo "check-package: ok (installed package and add_subdirectory)"
+echo "== check-package: all-shapes consumer, -Wall -Wextra -Werror, per compiler and -O level"
+built=()
+for consumer_cxx in ${CONSUMER_CXX:-g++ clang++-14}; do
+  if ! command -v "$consumer_cxx" >/dev/null 2>&1; then
+    echo "check-package: $consumer_cxx not installed, skipped"
+    continue
+  fi
+  for opt in ${CONSUMER_OPT:--O1 -O2 -O3}; do
+    dir=$tmp/shapes-$(basename "$consumer_cxx")$opt
+    cmake -S "$root/tests/package" -B "$dir" "${generator[@]}" -DCMAKE_CXX_COMPILER="$consumer_cxx" \
+      -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" -DREFWIRE_CONSUMER_OPT="$opt" >"$dir.configure.log" \
+      || { cat "$dir.configure.log"; exit 1; }
+    cmake --build "$dir" -j "$jobs" --target consumer_shapes
+    "$dir/consumer_shapes"
+    built+=("$consumer_cxx $opt")
+  done
+done
+if [[ ${#built[@]} -eq 0 ]]; then
+  echo "check-package: no consumer compiler found (CONSUMER_CXX=${CONSUMER_CXX:-g++ clang++-14})" >&2
+  exit 1
+fi
+
+echo "check-package: ok (installed package and add_subdirectory; all shapes with: ${built[*]})"

@@ -22,6 +22,9 @@ std::string_view to_string(compression c) noexcept {
 
 namespace {
 
+/// The envelope's first four bytes (compression.hpp explains the choice).
+constexpr std::byte magic[detail::envelope_magic_size] = {std::byte{0xf7}, std::byte{0x72}, std::byte{0x77},
+                                                          std::byte{0x7a}};
 constexpr std::uint8_t method_stored = 0;
 constexpr std::uint8_t method_lz4 = 1;
 constexpr std::size_t max_varint = detail::wire::max_varint_bytes;
@@ -69,10 +72,25 @@ std::string hex_byte(unsigned v) {
 thread_local std::vector<std::byte> t_scratch;
 thread_local bool t_scratch_leased = false;
 
-void append_stored(std::span<const std::byte> in, std::vector<std::byte>& out) {
+std::string hex_bytes(std::span<const std::byte> b) {
+  std::string s;
+  for (std::byte x : b) {
+    if (!s.empty()) s += ' ';
+    s += hex_byte(static_cast<unsigned>(x)).substr(2);
+  }
+  return s;
+}
+
+std::size_t magic_size(detail::envelope_framing framing) noexcept {
+  return framing == detail::envelope_framing::magic ? detail::envelope_magic_size : 0;
+}
+
+void append_stored(std::span<const std::byte> in, std::vector<std::byte>& out, std::size_t magic_bytes) {
   const std::size_t at = out.size();
-  out.resize(at + 1 + varint_size(in.size()) + in.size());
+  out.resize(at + magic_bytes + 1 + varint_size(in.size()) + in.size());
   std::byte* p = out.data() + at;
+  if (magic_bytes != 0) std::memcpy(p, magic, magic_bytes);
+  p += magic_bytes;
   *p++ = std::byte{method_stored};
   p += put_varint(p, in.size());
   if (!in.empty()) std::memcpy(p, in.data(), in.size());
@@ -81,34 +99,42 @@ void append_stored(std::span<const std::byte> in, std::vector<std::byte>& out) {
 }  // namespace
 
 void compress(std::span<const std::byte> in, std::vector<std::byte>& out, const encode_options& options) {
+  detail::append_envelope(in, out, options, detail::envelope_framing::magic);
+}
+
+namespace detail {
+
+void append_envelope(std::span<const std::byte> in, std::vector<std::byte>& out, const encode_options& options,
+                     envelope_framing framing) {
+  const std::size_t m = magic_size(framing);
   const std::size_t n = in.size();
   if (n < options.compression_threshold || n == 0 || n > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE)) {
-    append_stored(in, out);
+    append_stored(in, out, m);
     return;
   }
   const int bound = LZ4_compressBound(static_cast<int>(n));
   const std::size_t at = out.size();
-  const std::size_t head_max = 1 + varint_size(n) + max_varint;
+  const std::size_t head_max = m + 1 + varint_size(n) + max_varint;
   out.resize(at + head_max + static_cast<std::size_t>(bound));
   // Compress after the largest header, then move the block down next to the real one.
   const int csize = LZ4_compress_default(reinterpret_cast<const char*>(in.data()),
                                          reinterpret_cast<char*>(out.data() + at + head_max), static_cast<int>(n),
                                          bound);
-  const std::size_t head = 1 + varint_size(n) + varint_size(static_cast<std::uint64_t>(csize));
-  if (csize <= 0 || head + static_cast<std::size_t>(csize) >= 1 + varint_size(n) + n) {
+  const std::size_t head = m + 1 + varint_size(n) + varint_size(static_cast<std::uint64_t>(csize));
+  if (csize <= 0 || head + static_cast<std::size_t>(csize) >= m + 1 + varint_size(n) + n) {
     out.resize(at);  // lz4 would not shrink it
-    append_stored(in, out);
+    append_stored(in, out, m);
     return;
   }
   std::byte* p = out.data() + at;
+  if (m != 0) std::memcpy(p, magic, m);
+  p += m;
   *p++ = std::byte{method_lz4};
   p += put_varint(p, n);
   p += put_varint(p, static_cast<std::uint64_t>(csize));
   std::memmove(p, out.data() + at + head_max, static_cast<std::size_t>(csize));
   out.resize(at + head + static_cast<std::size_t>(csize));
 }
-
-namespace detail {
 
 compression_scratch::compression_scratch() noexcept : buffer_(&own_), leased_(!t_scratch_leased) {
   if (leased_) {
@@ -129,18 +155,34 @@ compression_scratch::~compression_scratch() {
 }
 
 error open_envelope(std::span<const std::byte> in, std::vector<std::byte>& scratch, const decode_options& options,
-                    bool prefix, opened_envelope& opened) {
-  if (in.empty()) return fail(errc::truncated, 0, "lz4: truncated envelope, the method byte needs 1 byte, 0 left");
-  const auto method = static_cast<std::uint8_t>(in[0]);
+                    bool prefix, opened_envelope& opened, envelope_framing framing) {
+  const std::size_t m = magic_size(framing);
+  if (m != 0) {
+    const std::size_t have = in.size() < m ? in.size() : m;
+    if (have != 0 && std::memcmp(in.data(), magic, have) != 0) {
+      return fail(errc::corrupt_compressed, 0,
+                  "lz4: not a refwire compression envelope (expected the magic " + hex_bytes(magic) + ", found " +
+                      hex_bytes(in.first(have)) + "); was this encoded without compression?");
+    }
+    if (have < m) {
+      return fail(errc::truncated, in.size(),
+                  "lz4: truncated envelope, the magic needs " + std::to_string(m) + " bytes, " +
+                      std::to_string(in.size()) + " left");
+    }
+  }
+  if (in.size() == m) {
+    return fail(errc::truncated, m, "lz4: truncated envelope, the method byte needs 1 byte, 0 left");
+  }
+  const auto method = static_cast<std::uint8_t>(in[m]);
   if (method != method_stored && method != method_lz4) {
-    return fail(errc::corrupt_compressed, 0,
+    return fail(errc::corrupt_compressed, m,
                 "lz4: unknown envelope method byte " + hex_byte(method) + " (expected 0 stored or 1 lz4)");
   }
-  std::size_t pos = 1;
+  std::size_t pos = m + 1;
   std::uint64_t size = 0;
   if (error e = get_varint(in, pos, size, "size")) return e;
   if (size > options.max_alloc_bytes) {
-    return fail(errc::allocation_limit, 1,
+    return fail(errc::allocation_limit, m + 1,
                 "lz4: claims " + std::to_string(size) + " bytes, over the " + std::to_string(options.max_alloc_bytes) +
                     "-byte limit");
   }

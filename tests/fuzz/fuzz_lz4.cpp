@@ -3,8 +3,10 @@
 // The input is an envelope, decoded with a 1 MiB allocation limit by
 // decompress (whole and prefix forms, which must agree), and by the
 // compression hook of deserialize as a fuzz::order. When decompress succeeds,
-// compressing its output and decompressing that again gives the same bytes.
-// Any disagreement aborts; the limit keeps a lying size from allocating.
+// compressing its output and decompressing that again gives the same bytes,
+// and the input started with the envelope's magic (f7 72 77 7a); input that
+// does not start with it is corrupt_compressed, or truncated while it is a
+// proper prefix of it. Any disagreement aborts; the limit keeps a lying size from allocating.
 //
 //   fuzz_lz4 -max_len=4096 <scratch dir> tests/fuzz/corpus/lz4
 #include "fuzz_types.hpp"
@@ -13,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,6 +28,7 @@ namespace {
 }
 
 constexpr std::uint64_t limit = std::uint64_t{1} << 20;
+constexpr unsigned char magic[4] = {0xf7, 0x72, 0x77, 0x7a};
 
 }  // namespace
 
@@ -40,6 +44,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::size_t used = 0;
   const refwire::error prefix = refwire::decompress(in, pre, o, &used);
 
+  const std::size_t have = size < 4 ? size : 4;
+  const bool magic_so_far = have == 0 || std::memcmp(data, magic, have) == 0;
+  if (!magic_so_far && (!full || full.code() != refwire::errc::corrupt_compressed || full.offset() != 0)) {
+    die("input without the magic was not corrupt_compressed at offset 0", full.message());
+  }
+  if (magic_so_far && size < 4 && (!full || full.code() != refwire::errc::truncated)) {
+    die("a proper prefix of the magic was not truncated", full.message());
+  }
   if (full) {
     if (!whole.empty()) die("output left behind on failure");
     if (full.offset() > size) die("error offset past the input", full.message());

@@ -1,5 +1,5 @@
 // Writes the seed corpora of fuzz_lz4 and fuzz_snapshot: a few envelopes
-// (stored, lz4) and snapshots (plain, lz4; mode byte for reseal and type).
+// (stored, lz4, and uncompressed bytes that are not one) and snapshots (plain, lz4; mode byte for reseal and type).
 // Usage: fuzz_snapshot_corpus <lz4 dir> <snapshot dir>
 // (the committed seeds are in tests/fuzz/corpus/lz4/ and tests/fuzz/corpus/snapshot/).
 #include "fuzz_types.hpp"
@@ -51,12 +51,14 @@ int main(int argc, char** argv) {
   write(lz4_dir + "/stored.bin", refwire::serialize(small, {.compression = refwire::compression::lz4}));
   write(lz4_dir + "/lz4.bin", refwire::serialize(big, lz4));
   write(lz4_dir + "/lz4-small.bin", refwire::serialize(small, lz4));
+  // Not an envelope: bytes encoded without compression (rejected at the magic).
+  write(lz4_dir + "/uncompressed.bin", refwire::serialize(small));
 
   write(snap_dir + "/order.bin", with_mode(0, refwire::encode_snapshot(small)));
   write(snap_dir + "/order-lz4.bin", with_mode(0, refwire::encode_snapshot(big, lz4)));
   write(snap_dir + "/order-reseal.bin", with_mode(1, refwire::encode_snapshot(big)));
   write(snap_dir + "/order-lz4-reseal.bin", with_mode(1, refwire::encode_snapshot(big, lz4)));
   write(snap_dir + "/node-reseal.bin", with_mode(3, refwire::encode_snapshot(tree)));
-  std::printf("wrote 3 lz4 seeds to %s and 5 snapshot seeds to %s\n", lz4_dir.c_str(), snap_dir.c_str());
+  std::printf("wrote 4 lz4 seeds to %s and 5 snapshot seeds to %s\n", lz4_dir.c_str(), snap_dir.c_str());
   return 0;
 }

@@ -50,16 +50,18 @@ inline std::span<const std::byte> as_bytes(std::string_view s) noexcept {
 }
 
 /// The compression hook, the same for every format: appends v in format F to
-/// out, wrapped in the compression envelope when options ask for it.
+/// out, wrapped in the compression envelope when options ask for it
+/// (snapshots pass envelope_framing::bare: their payload has no magic).
 template <class F, class T>
-void encode_append(const T& v, std::vector<std::byte>& out, const encode_options& options) {
+void encode_append(const T& v, std::vector<std::byte>& out, const encode_options& options,
+                   envelope_framing framing = envelope_framing::magic) {
   if (options.compression == compression::none) {
     F::encode(v, out, options);
     return;
   }
   compression_scratch scratch;
   F::encode(v, scratch.buffer(), options);
-  refwire::compress(scratch.buffer(), out, options);
+  append_envelope(scratch.buffer(), out, options, framing);
 }
 
 /// The decoding side of the hook: opens the envelope (when options say the
@@ -67,11 +69,12 @@ void encode_append(const T& v, std::vector<std::byte>& out, const encode_options
 /// envelope's data. Offsets in a payload error are offsets in the original
 /// (decompressed) bytes; envelope errors have offsets in `in`.
 template <class F, class T>
-error decode_with(std::span<const std::byte> in, T& out, const decode_options& options, std::size_t* consumed) {
+error decode_with(std::span<const std::byte> in, T& out, const decode_options& options, std::size_t* consumed,
+                  envelope_framing framing = envelope_framing::magic) {
   if (options.compression == compression::none) return F::decode(in, out, options, consumed);
   compression_scratch scratch;
   opened_envelope env;
-  if (error e = open_envelope(in, scratch.buffer(), options, consumed != nullptr, env)) return e;
+  if (error e = open_envelope(in, scratch.buffer(), options, consumed != nullptr, env, framing)) return e;
   if (error e = F::decode(env.payload, out, options, nullptr)) return e;
   if (consumed != nullptr) *consumed = env.size;
   return {};

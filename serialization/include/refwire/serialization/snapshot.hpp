@@ -107,7 +107,10 @@ void decode_into(std::span<const std::byte> bytes, T& out, const decode_options&
   (void)refwire::visit_format(head.format, [&](auto f) {
     using F = decltype(f);
     if constexpr (can_carry<T, F>) {
-      if (error e = decode_with<F>(head.payload, out, o, nullptr)) throw_payload_error(file, std::move(e));
+      // An lz4 payload is the envelope without its magic (the header records the compression).
+      if (error e = decode_with<F>(head.payload, out, o, nullptr, envelope_framing::bare)) {
+        throw_payload_error(file, std::move(e));
+      }
     } else {
       throw_cannot_carry(file, format_info{F::id, F::name, false});
     }
@@ -126,7 +129,7 @@ template <format F = binary, class T>
   std::vector<std::byte> out;
   if constexpr (detail::check_serializable<T, F>()) {
     out.resize(detail::snap::header_size);
-    detail::encode_append<F>(value, out, options);
+    detail::encode_append<F>(value, out, options, detail::envelope_framing::bare);
     detail::snap::finish(out, F::id, options.compression, fingerprint<T>());
   }
   return out;

@@ -79,16 +79,29 @@ bool read(reader& r, T& v);
 
 template <class T>
 inline bool read_scalar(reader& r, T& v) {
-  if (r.left() < sizeof(T)) [[unlikely]] return fail_truncated(r, scalar_name<T>(), sizeof(T));
+  // The failure paths return a literal false (not fail_*'s result, which the
+  // compiler cannot see through): a caller's `if (!read_scalar(r, u)) return
+  // false; use(u);` is then visibly never reading an unset u, and g++ -O1 and
+  // above stays quiet under -Wmaybe-uninitialized in users' builds.
+  if (r.left() < sizeof(T)) [[unlikely]] {
+    (void)fail_truncated(r, scalar_name<T>(), sizeof(T));
+    return false;
+  }
   v = wire::load_le<T>(r.cur);
   r.cur += sizeof(T);
   return true;
 }
 
 inline bool read_flag(reader& r, bool& out, errc bad, std::string_view what) {
-  if (r.cur == r.end) [[unlikely]] return fail_truncated(r, what, 1);
+  if (r.cur == r.end) [[unlikely]] {  // literal false: see read_scalar
+    (void)fail_truncated(r, what, 1);
+    return false;
+  }
   const auto b = static_cast<std::uint8_t>(*r.cur);
-  if (b > 1) [[unlikely]] return fail_byte(r, bad, what, b);
+  if (b > 1) [[unlikely]] {
+    (void)fail_byte(r, bad, what, b);
+    return false;
+  }
   ++r.cur;
   out = b != 0;
   return true;

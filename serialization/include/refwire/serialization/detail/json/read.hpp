@@ -205,14 +205,16 @@ bool read_integer(reader& r, T& v, std::string_view type) {
     if (!r.get_int(x)) [[unlikely]] return false;
     if (x < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
         x > static_cast<std::int64_t>(std::numeric_limits<T>::max())) [[unlikely]] {
-      return fail_range(r, std::to_string(x), type);
+      (void)fail_range(r, std::to_string(x), type);
+      return false;  // a literal false: callers' `if (!read_integer(r, u, ..)) return false; use(u);` stay quiet
     }
     v = static_cast<T>(x);
   } else {
     std::uint64_t x;
     if (!r.get_uint(x)) [[unlikely]] return false;
     if (x > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) [[unlikely]] {
-      return fail_range(r, std::to_string(x), type);
+      (void)fail_range(r, std::to_string(x), type);
+      return false;  // a literal false: callers' `if (!read_integer(r, u, ..)) return false; use(u);` stay quiet
     }
     v = static_cast<T>(x);
   }
