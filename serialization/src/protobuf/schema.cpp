@@ -1,6 +1,7 @@
 // The text helpers of proto_schema (detail/protobuf/schema.hpp), compiled once.
 #include <refwire/serialization/detail/protobuf/schema.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -40,6 +41,25 @@ bool claim_name(schema_builder& b, const std::string& name, const void* key, boo
                                 "\" (REFWIRE_NAME must be unique within a schema)");
   }
   return false;
+}
+
+std::string reserved_lines(std::vector<std::uint32_t> numbers, const std::string_view* names_begin,
+                           const std::string_view* names_end) {
+  std::string s;
+  std::sort(numbers.begin(), numbers.end());
+  numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    s += i == 0 ? "  reserved " : ", ";
+    s += std::to_string(numbers[i]);
+  }
+  if (!numbers.empty()) s += ";\n";
+  for (const std::string_view* n = names_begin; n != names_end; ++n) {
+    s += n == names_begin ? "  reserved \"" : ", \"";
+    s += *n;
+    s += '"';
+  }
+  if (names_begin != names_end) s += ";\n";
+  return s;
 }
 
 std::string render_schema(const schema_builder& b, std::string_view package) {

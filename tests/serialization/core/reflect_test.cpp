@@ -10,6 +10,90 @@
 
 using namespace shapes;
 
+// ------------------------------------------------ attributes in the right place
+//
+// Each declaration below sits in the namespace that declares its type, so it
+// compiles; the same macros anywhere else are compile errors
+// (tests/compile_fail/attributes_misplaced*.cpp, name_misplaced.cpp,
+// type_attributes_misplaced.cpp).
+
+struct global_user {
+  std::string name;
+  std::string password;
+};
+BOOST_DESCRIBE_STRUCT(global_user, (), (name, password))
+REFWIRE_ATTRIBUTES(global_user, {.name = "password", .skip = true})
+REFWIRE_NAME(global_user, "GlobalUser")
+REFWIRE_TYPE_ATTRIBUTES(global_user, {.reserved = {9}})
+
+namespace outer::inner_ns {
+
+struct user {
+  std::string name;
+  std::string password;
+};
+BOOST_DESCRIBE_STRUCT(user, (), (name, password))
+REFWIRE_ATTRIBUTES(user, {.name = "name", .rename = "login"}, {.name = "password", .skip = true})
+REFWIRE_NAME(user, "User")
+
+/// A rename onto the name of a skipped field: the skipped one is not on the wire.
+struct moved {
+  int old_id = 0;
+  int id = 0;
+};
+BOOST_DESCRIBE_STRUCT(moved, (), (old_id, id))
+REFWIRE_ATTRIBUTES(moved, {.name = "old_id", .skip = true}, {.name = "id", .rename = "old_id"})
+
+/// Two fields swapping names is no collision.
+struct swapped {
+  int a = 0;
+  int b = 0;
+};
+BOOST_DESCRIBE_STRUCT(swapped, (), (a, b))
+REFWIRE_ATTRIBUTES(swapped, {.name = "a", .rename = "b"}, {.name = "b", .rename = "a"})
+
+/// Attributes written before the type is described are checked at first use.
+struct early {
+  int keep = 0;
+  int drop = 0;
+};
+REFWIRE_ATTRIBUTES(early, {.name = "drop", .skip = true})
+BOOST_DESCRIBE_STRUCT(early, (), (keep, drop))
+
+/// A class described from the inside (its attributes are found through the friend functions' class).
+class account {
+ public:
+  int id() const { return id_; }
+
+ private:
+  int id_ = 0;
+  BOOST_DESCRIBE_CLASS(account, (), (), (), (id_))
+};
+REFWIRE_ATTRIBUTES(account, {.name = "id_", .rename = "id"})
+
+/// REFWIRE_NAME names any class (an interface of virtual functions) and enums.
+struct service {
+  virtual ~service() = default;
+  virtual int ping(int) = 0;
+};
+REFWIRE_NAME(service, "Service")
+enum class mood { calm, busy };
+REFWIRE_NAME(mood, "Mood")
+
+}  // namespace outer::inner_ns
+
+static_assert(refwire::detail::has_attributes<global_user> && refwire::detail::has_type_name<global_user> &&
+              refwire::detail::has_type_attributes<global_user>);
+static_assert(refwire::detail::has_attributes<outer::inner_ns::user>);
+static_assert(refwire::detail::has_type_name<outer::inner_ns::service>);
+static_assert(refwire::detail::has_type_name<outer::inner_ns::mood>);
+static_assert(refwire::detail::type_attributes_of<global_user>().reserved[0] == 9);
+static_assert(refwire::detail::type_attributes_of<inner>().numbering == refwire::numbering::positional);
+
+constexpr refwire::fixed_list<std::uint32_t, 4> removed = {4, 7};
+static_assert(removed.size() == 2 && removed[0] == 4 && removed[1] == 7);
+static_assert(refwire::fixed_list<std::uint32_t, 4>{}.size() == 0);
+
 namespace {
 
 struct not_serializable {
@@ -107,4 +191,28 @@ TEST(reflect, fingerprint_is_fnv1a_of_the_canonical_name) {
   EXPECT_EQ(refwire::detail::fnv1a(""), 0xcbf29ce484222325ULL);
   EXPECT_EQ(refwire::detail::fnv1a("a"), 0xaf63dc4c8601ec8cULL);
   EXPECT_NE(refwire::fingerprint<inner>(), refwire::fingerprint<derived>());
+}
+
+namespace {
+
+template <class T>
+std::vector<std::string> wire_names_of() {
+  std::vector<std::string> names;
+  refwire::for_each_field_type<T>([&](auto field) { names.emplace_back(field.name); });
+  return names;
+}
+
+}  // namespace
+
+TEST(reflect_attributes, declarations_next_to_the_type_apply_at_any_namespace_depth) {
+  EXPECT_EQ(wire_names_of<global_user>(), (std::vector<std::string>{"name"}));
+  EXPECT_EQ(wire_names_of<outer::inner_ns::user>(), (std::vector<std::string>{"login"}));
+  EXPECT_EQ(wire_names_of<outer::inner_ns::early>(), (std::vector<std::string>{"keep"}));
+  EXPECT_EQ(wire_names_of<outer::inner_ns::account>(), (std::vector<std::string>{"id"}));
+  EXPECT_EQ(refwire_type_name(static_cast<outer::inner_ns::service**>(nullptr)), "Service");
+}
+
+TEST(reflect_attributes, skipped_fields_and_swaps_are_not_collisions) {
+  EXPECT_EQ(wire_names_of<outer::inner_ns::moved>(), (std::vector<std::string>{"old_id"}));
+  EXPECT_EQ(wire_names_of<outer::inner_ns::swapped>(), (std::vector<std::string>{"b", "a"}));
 }

@@ -39,6 +39,14 @@
 namespace refwire {
 
 // ---------------------------------------------------------------- attributes
+//
+// Three declarations, each written next to the type, in the namespace that
+// declares it (they are found by argument-dependent lookup; written anywhere
+// else they would be ignored, so each macro checks this where it stands):
+//
+//   REFWIRE_ATTRIBUTES(T, {.name = "member", ...}, ...)   per-field attributes
+//   REFWIRE_TYPE_ATTRIBUTES(T, {.numbering = ..., ...})    type-level attributes
+//   REFWIRE_NAME(T, "Name")                                the name in schema output
 
 /// How protobuf writes an integer field (ignored by the other formats).
 enum class int_encoding : std::uint8_t {
@@ -60,34 +68,66 @@ struct field_attr {
   int_encoding encoding = int_encoding::varint;  ///< protobuf integer encoding
 };
 
-/// Declares field attributes for TYPE, in TYPE's namespace (like BOOST_DESCRIBE_STRUCT).
-#define REFWIRE_ATTRIBUTES(TYPE, ...)                                          \
-  [[maybe_unused]] constexpr auto refwire_attributes(TYPE**) {                 \
-    return std::to_array<::refwire::field_attr>({__VA_ARGS__});                \
-  }
-
-/// Names TYPE (a record or an enum) in schema output: the message or enum
-/// name proto_schema writes. Declared in TYPE's namespace, next to the type.
-/// Boost.Describe does not record a type's name, and refwire never takes one
-/// from the compiler (g++ and clang spell types differently); an unnamed type
-/// gets a name derived from its canonical spelling, see detail::schema_name.
+/// A constexpr list of at most N values, written as a braced list; more than
+/// N values is a compile error.
 ///
-///   struct point { int x; int y; };
-///   BOOST_DESCRIBE_STRUCT(point, (), (x, y))
-///   REFWIRE_NAME(point, "Point")
-#define REFWIRE_NAME(TYPE, NAME)                                                  \
-  [[maybe_unused]] constexpr ::std::string_view refwire_type_name(TYPE**) {       \
-    return NAME;                                                                  \
+///   constexpr refwire::fixed_list<std::uint32_t, 4> removed = {4, 7};
+///   static_assert(removed.size() == 2 && removed[1] == 7);
+template <class T, std::size_t N>
+struct fixed_list {
+  T items[N] = {};      ///< the values; only the first size() are meaningful
+  std::size_t count = 0;  ///< how many values the list holds
+
+  constexpr fixed_list() = default;
+  /// The list {a...}.
+  template <class... A>
+    requires(sizeof...(A) > 0 && (std::is_convertible_v<A, T> && ...))
+  constexpr fixed_list(A... a) {  // NOLINT(google-explicit-constructor): written as a braced list
+    static_assert(sizeof...(A) <= N, "refwire: too many values for this fixed_list (type_attr::reserved holds 64 numbers, type_attr::reserved_names 32 names)");
+    if constexpr (sizeof...(A) <= N) ((items[count++] = static_cast<T>(a)), ...);
   }
+  /// Number of values.
+  constexpr std::size_t size() const noexcept { return count; }
+  /// The i-th value.
+  constexpr const T& operator[](std::size_t i) const noexcept { return items[i]; }
+  /// Iteration over the values.
+  constexpr const T* begin() const noexcept { return items; }
+  constexpr const T* end() const noexcept { return items + count; }
+};
+
+/// How a type's protobuf field numbers are chosen (a type-level attribute).
+enum class numbering : std::uint8_t {
+  positional,     ///< a field without `.number` is its position + 1 (the default)
+  explicit_only,  ///< every walked field must give `.number`: a compile error names one that does not
+};
+
+/// Type-level attributes, read by every format; declared next to the type
+/// with REFWIRE_TYPE_ATTRIBUTES. Protobuf reads `numbering`, `reserved` and
+/// `reserved_names`: proto_schema writes `reserved 4, 7;` and `reserved "old";`,
+/// a field given a reserved number or wire name is a compile error, and a
+/// decoder treats a reserved number on the wire as an unknown field.
+///
+///   REFWIRE_TYPE_ATTRIBUTES(order, {.numbering = refwire::numbering::explicit_only,
+///                                   .reserved = {4, 7}, .reserved_names = {"price"}})
+struct type_attr {
+  ::refwire::numbering numbering = ::refwire::numbering::positional;  ///< protobuf field numbering
+  fixed_list<std::uint32_t, 64> reserved = {};                       ///< removed protobuf field numbers
+  fixed_list<std::string_view, 32> reserved_names = {};              ///< removed wire names
+};
 
 namespace detail {
 
-/// True when REFWIRE_NAME gave T a name.
+/// True when REFWIRE_NAME gave T a name (found by ADL only).
 template <class T>
 concept has_type_name = requires { refwire_type_name(static_cast<T**>(nullptr)); };
 
+/// True when REFWIRE_ATTRIBUTES gave T field attributes (found by ADL only).
 template <class T>
 concept has_attributes = requires { refwire_attributes(static_cast<T**>(nullptr)); };
+
+/// True when REFWIRE_TYPE_ATTRIBUTES gave T type-level attributes (found by ADL only).
+template <class T>
+concept has_type_attributes = requires { refwire_type_attributes(static_cast<T**>(nullptr)); };
 
 template <class T>
 constexpr auto attributes_of() {
@@ -95,6 +135,16 @@ constexpr auto attributes_of() {
     return refwire_attributes(static_cast<T**>(nullptr));
   } else {
     return std::array<field_attr, 0>{};
+  }
+}
+
+/// T's type-level attributes (the defaults when it declares none).
+template <class T>
+constexpr type_attr type_attributes_of() {
+  if constexpr (has_type_attributes<T>) {
+    return refwire_type_attributes(static_cast<T**>(nullptr));
+  } else {
+    return type_attr{};
   }
 }
 
@@ -106,7 +156,208 @@ constexpr field_attr attribute_for(std::string_view member) {
   return field_attr{member};
 }
 
+// ------------------------------------------------- diagnostics that name names
+//
+// A static_assert message is a literal, so an error about one member or one
+// number carries it in a template argument: g++ prints the class template
+// argument (`unknown_member<fixed_string<8>{"pasword"}>`), clang prints the
+// argument of the constexpr call that stops the evaluation
+// (`in call to 'unknown_member_named({7, &"pasword"[0]})'`).
+
+/// A string as a template argument.
+template <std::size_t N>
+struct fixed_string {
+  char value[N] = {};
+  constexpr fixed_string(std::string_view s) noexcept {  // NOLINT(google-explicit-constructor)
+    for (std::size_t i = 0; i + 1 < N && i < s.size(); ++i) value[i] = s[i];
+  }
+};
+
+template <auto>
+inline constexpr bool false_v = false;
+
+/// Not constexpr: a constant evaluation that reaches it stops there, and
+/// clang shows the arguments of the call that did.
+void refwire_compile_time_error() noexcept;
+
+/// Each stops a constant evaluation, naming `name` in clang's notes (the
+/// function's name says what is wrong with it).
+constexpr bool unknown_member_named(std::string_view name) noexcept {
+  if (name.size() != static_cast<std::size_t>(-1)) refwire_compile_time_error();
+  return false;
+}
+constexpr bool duplicate_attribute_entry_named(std::string_view name) noexcept {
+  if (name.size() != static_cast<std::size_t>(-1)) refwire_compile_time_error();
+  return false;
+}
+constexpr bool wire_name_collision_named(std::string_view name) noexcept {
+  if (name.size() != static_cast<std::size_t>(-1)) refwire_compile_time_error();
+  return false;
+}
+
+template <fixed_string Name>
+struct unknown_member {
+  static_assert(false_v<Name>,
+                "refwire: REFWIRE_ATTRIBUTES names a member that this type does not describe "
+                "(the member is the template argument of unknown_member)");
+  static constexpr bool ok = false;
+};
+
+template <fixed_string Name>
+struct duplicate_attribute_entry {
+  static_assert(false_v<Name>,
+                "refwire: REFWIRE_ATTRIBUTES has two entries for one member "
+                "(the member is the template argument of duplicate_attribute_entry); merge them");
+  static constexpr bool ok = false;
+};
+
+template <fixed_string Name>
+struct wire_name_collision {
+  static_assert(false_v<Name>,
+                "refwire: two fields of this type have the same wire name (a rename, or a base field with the "
+                "same name; the name is the template argument of wire_name_collision); rename or skip one");
+  static constexpr bool ok = false;
+};
+
+/// The string at index I of the constexpr array List() returns, as a template argument.
+template <auto List, std::size_t I>
+inline constexpr auto fixed_at = fixed_string<List()[I].size() + 1>(List()[I]);
+
+/// Where a check found nothing.
+inline constexpr std::size_t no_index = static_cast<std::size_t>(-1);
+
+/// The wire name of each field of T and whether it is skipped (base fields first).
+struct wire_entry {
+  std::string_view name;
+  bool skip = false;
+};
+
+template <class T>
+constexpr std::size_t unknown_attribute_index() {
+  constexpr auto attrs = attributes_of<T>();
+  for (std::size_t i = 0; i < attrs.size(); ++i) {
+    bool found = false;
+    boost::mp11::mp_for_each<boost::describe::describe_members<T, boost::describe::mod_any_access>>(
+        [&](auto d) { found = found || attrs[i].name == std::string_view(d.name); });
+    if (!found) return i;
+  }
+  return no_index;
+}
+
+template <class T>
+constexpr std::size_t duplicate_attribute_index() {
+  constexpr auto attrs = attributes_of<T>();
+  for (std::size_t i = 0; i < attrs.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (attrs[i].name == attrs[j].name) return i;
+    }
+  }
+  return no_index;
+}
+
+template <class T>
+constexpr auto attribute_names() {
+  constexpr auto attrs = attributes_of<T>();
+  std::array<std::string_view, attrs.size()> names{};
+  for (std::size_t i = 0; i < attrs.size(); ++i) names[i] = attrs[i].name;
+  return names;
+}
+
+/// The first problem with T's own REFWIRE_ATTRIBUTES entries (an unknown
+/// member, a member given twice), stopping the evaluation in the function
+/// that names it (for clang's notes).
+template <class T>
+constexpr bool attribute_entries_ok() {
+  constexpr std::size_t unknown = unknown_attribute_index<T>();
+  constexpr std::size_t twice = duplicate_attribute_index<T>();
+  if (unknown != no_index) return unknown_member_named(attributes_of<T>()[unknown].name);
+  if (twice != no_index) return duplicate_attribute_entry_named(attributes_of<T>()[twice].name);
+  return true;
+}
+
+/// The same problem as a failed static_assert whose class names it (for g++'s notes).
+template <class T>
+constexpr bool attribute_entries_named() {
+  constexpr std::size_t unknown = unknown_attribute_index<T>();
+  constexpr std::size_t twice = duplicate_attribute_index<T>();
+  if constexpr (unknown != no_index) {
+    return unknown_member<fixed_at<attribute_names<T>, unknown>>::ok;
+  } else if constexpr (twice != no_index) {
+    return duplicate_attribute_entry<fixed_at<attribute_names<T>, twice>>::ok;
+  } else {
+    return true;
+  }
+}
+
+/// Checks T's own REFWIRE_ATTRIBUTES entries: each names a described member, once.
+template <class T>
+constexpr bool check_attribute_entries() {
+  static_assert(attribute_entries_ok<T>());
+  static_assert(attribute_entries_named<T>());
+  return true;
+}
+
 }  // namespace detail
+
+/// Declares field attributes for TYPE, next to it and in the namespace that
+/// declares it (like BOOST_DESCRIBE_STRUCT); written anywhere else it is a
+/// compile error. Each entry names a described member, at most once; a rename
+/// must not give two walked fields one wire name.
+///
+///   namespace app {
+///   struct user { std::string name; std::string password; };
+///   BOOST_DESCRIBE_STRUCT(user, (), (name, password))
+///   REFWIRE_ATTRIBUTES(user, {.name = "password", .skip = true})
+///   }  // namespace app
+#define REFWIRE_ATTRIBUTES(TYPE, ...)                                                                      \
+  [[maybe_unused]] constexpr auto refwire_attributes(TYPE**) {                                             \
+    return std::to_array<::refwire::field_attr>({__VA_ARGS__});                                            \
+  }                                                                                                        \
+  static_assert(::refwire::detail::has_attributes<TYPE>,                                                   \
+                "refwire: REFWIRE_ATTRIBUTES(T, ...) must be written in the namespace that declares T (it " \
+                "is found by argument-dependent lookup); here it would be ignored");                       \
+  static_assert([]<class U>(U**) {                                                                         \
+    if constexpr (requires(U** u) { boost_public_member_descriptor_fn(u); }) {                             \
+      return ::refwire::detail::check_attribute_entries<U>();                                              \
+    } else {                                                                                               \
+      return true; /* described later: checked where the type is first walked */                          \
+    }                                                                                                      \
+  }(static_cast<TYPE**>(nullptr)));
+
+/// Declares type-level attributes for TYPE (a refwire::type_attr), next to it
+/// and in the namespace that declares it; written anywhere else it is a
+/// compile error.
+///
+///   namespace shop {
+///   struct order { std::uint64_t id; std::string note; };
+///   BOOST_DESCRIBE_STRUCT(order, (), (id, note))
+///   REFWIRE_ATTRIBUTES(order, {.name = "id", .number = 1}, {.name = "note", .number = 3})
+///   REFWIRE_TYPE_ATTRIBUTES(order, {.numbering = refwire::numbering::explicit_only, .reserved = {2}})
+///   }  // namespace shop
+#define REFWIRE_TYPE_ATTRIBUTES(TYPE, ...)                                                                      \
+  [[maybe_unused]] constexpr ::refwire::type_attr refwire_type_attributes(TYPE**) {                             \
+    return ::refwire::type_attr __VA_ARGS__;                                                                    \
+  }                                                                                                             \
+  static_assert(::refwire::detail::has_type_attributes<TYPE>,                                                   \
+                "refwire: REFWIRE_TYPE_ATTRIBUTES(T, ...) must be written in the namespace that declares T (it " \
+                "is found by argument-dependent lookup); here it would be ignored");                            \
+  static_assert(refwire_type_attributes(static_cast<TYPE**>(nullptr)).numbering <= ::refwire::numbering::explicit_only);
+
+/// Names TYPE (a record, an enum, any class) in schema output: the message or
+/// enum name proto_schema writes. Declared next to the type, in the namespace
+/// that declares it; written anywhere else it is a compile error.
+/// Boost.Describe does not record a type's name, and refwire never takes one
+/// from the compiler (g++ and clang spell types differently); an unnamed type
+/// gets a name derived from its canonical spelling, see detail::schema_name.
+///
+///   struct point { int x; int y; };
+///   BOOST_DESCRIBE_STRUCT(point, (), (x, y))
+///   REFWIRE_NAME(point, "Point")
+#define REFWIRE_NAME(TYPE, NAME)                                                                          \
+  [[maybe_unused]] constexpr ::std::string_view refwire_type_name(TYPE**) { return NAME; }                \
+  static_assert(::refwire::detail::has_type_name<TYPE>,                                                   \
+                "refwire: REFWIRE_NAME(T, \"Name\") must be written in the namespace that declares T (it is " \
+                "found by argument-dependent lookup); here it would be ignored");
 
 // ------------------------------------------------------------------- records
 
@@ -175,8 +426,69 @@ using make_described_field = described_field<typename M::owner, typename M::desc
 template <class T>
 struct fields_of;
 
+/// The wire name and skip flag of each field of T (base fields first).
+template <class T>
+constexpr auto wire_entries() {
+  return []<class... M>(boost::mp11::mp_list<M...>) {
+    return std::array<wire_entry, sizeof...(M)>{wire_entry{
+        attribute_for<typename M::owner>(M::desc::name).rename.empty()
+            ? std::string_view(M::desc::name)
+            : attribute_for<typename M::owner>(M::desc::name).rename,
+        attribute_for<typename M::owner>(M::desc::name).skip}...};
+  }(flat_members_t<T>{});
+}
+
+template <class T>
+constexpr auto wire_names() {
+  constexpr auto entries = wire_entries<T>();
+  std::array<std::string_view, entries.size()> names{};
+  for (std::size_t i = 0; i < entries.size(); ++i) names[i] = entries[i].name;
+  return names;
+}
+
+/// The index of the first walked field whose wire name an earlier walked field has.
+template <class T>
+constexpr std::size_t wire_name_collision_index() {
+  constexpr auto entries = wire_entries<T>();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i].skip) continue;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (!entries[j].skip && entries[j].name == entries[i].name) return i;
+    }
+  }
+  return no_index;
+}
+
+template <class T>
+constexpr bool wire_names_ok() {
+  constexpr std::size_t collision = wire_name_collision_index<T>();
+  if (collision != no_index) return wire_name_collision_named(wire_entries<T>()[collision].name);
+  return true;
+}
+
+template <class T>
+constexpr bool wire_names_named() {
+  constexpr std::size_t collision = wire_name_collision_index<T>();
+  if constexpr (collision != no_index) {
+    return wire_name_collision<fixed_at<wire_names<T>, collision>>::ok;
+  } else {
+    return true;
+  }
+}
+
+/// Every attribute rule of a described record T: its entries name described
+/// members once each, and no two walked fields share a wire name.
+template <class T>
+constexpr bool check_record_attributes() {
+  static_assert(check_attribute_entries<T>());
+  static_assert(wire_names_ok<T>());
+  static_assert(wire_names_named<T>());
+  return true;
+}
+
 template <described_record T>
 struct fields_of<T> {
+  static_assert(check_record_attributes<T>());
   using members = flat_members_t<T>;
   using type = boost::mp11::mp_transform<make_described_field, members,
                                          boost::mp11::mp_iota<boost::mp11::mp_size<members>>>;
@@ -184,6 +496,9 @@ struct fields_of<T> {
 
 template <aggregate_record T>
 struct fields_of<T> {
+  static_assert(!has_attributes<T>,
+                "refwire: REFWIRE_ATTRIBUTES needs member names: describe the type with BOOST_DESCRIBE_STRUCT "
+                "(an aggregate walked by position has none, so its attributes would be ignored)");
   template <class I>
   using field = aggregate_field<T, I::value>;
   using type = boost::mp11::mp_transform<field, boost::mp11::mp_iota_c<boost::pfr::tuple_size_v<T>>>;

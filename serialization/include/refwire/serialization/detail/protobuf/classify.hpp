@@ -158,25 +158,171 @@ constexpr std::uint32_t number_of() {
 template <class F>
 inline constexpr int_encoding encoding_of = F::attr.encoding;
 
-template <record T>
-constexpr bool numbers_valid() {
-  bool ok = true;
-  std::array<std::uint32_t, boost::mp11::mp_size<walked_fields_t<T>>::value + 1> seen{};
-  std::size_t n = 0;
-  boost::mp11::mp_for_each<walked_fields_t<T>>([&](auto f) {
-    const std::uint32_t num = number_of<decltype(f)>();
-    if (num == 0 || num > max_field_number || (num >= 19000 && num <= 19999)) ok = false;
-    for (std::size_t i = 0; i < n; ++i) ok = ok && seen[i] != num;
-    seen[n++] = num;
-  });
-  return ok;
+/// A skipped field keeps its number out of use (proto_schema writes it as
+/// `reserved`) when it has one: an explicit `.number`, or its position under
+/// positional numbering.
+template <class T, class F>
+constexpr bool skipped_reserves() {
+  return F::attr.skip && (F::attr.number != 0 || type_attributes_of<T>().numbering == numbering::positional);
 }
 
+/// The numbers of T's fields (walked and skipped), its declared reserved numbers and names.
+struct number_entry {
+  std::uint32_t number = 0;
+  bool skip = false;
+  bool reserves = false;   // a skipped field whose number stays reserved
+  bool given = false;      // `.number` was written
+  std::string_view name;   // the wire name (empty for an aggregate)
+};
+
+template <record T>
+constexpr auto number_entries() {
+  return []<class... F>(boost::mp11::mp_list<F...>) {
+    return std::array<number_entry, sizeof...(F)>{
+        number_entry{number_of<F>(), F::attr.skip, skipped_reserves<T, F>(), F::attr.number != 0, F::name}...};
+  }(typename fields_of<T>::type{});
+}
+
+/// What is wrong with T's protobuf numbers, and with which number or field.
+enum class number_problem : std::uint8_t { none, missing, out_of_range, protobuf_range, duplicate, reserved, reserved_name };
+struct number_finding {
+  number_problem problem = number_problem::none;
+  std::uint32_t number = 0;
+  std::size_t field = 0;
+};
+
+constexpr bool number_in_range(std::uint32_t n) { return n != 0 && n <= max_field_number; }
+
+template <record T>
+constexpr number_finding find_number_problem() {
+  constexpr auto fields = number_entries<T>();
+  constexpr type_attr ta = type_attributes_of<T>();
+  for (std::uint32_t r : ta.reserved) {
+    if (!number_in_range(r)) return {number_problem::out_of_range, r, 0};
+  }
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const number_entry& f = fields[i];
+    if (f.skip) continue;
+    if (ta.numbering == numbering::explicit_only && !f.given) return {number_problem::missing, 0, i};
+    if (!number_in_range(f.number)) return {number_problem::out_of_range, f.number, i};
+    if (f.number >= 19000 && f.number <= 19999) return {number_problem::protobuf_range, f.number, i};
+    for (std::size_t j = 0; j < i; ++j) {
+      if (!fields[j].skip && fields[j].number == f.number) return {number_problem::duplicate, f.number, i};
+    }
+    for (const number_entry& g : fields) {
+      if (g.reserves && g.number == f.number) return {number_problem::reserved, f.number, i};
+    }
+    for (std::uint32_t r : ta.reserved) {
+      if (r == f.number) return {number_problem::reserved, f.number, i};
+    }
+    for (std::string_view n : ta.reserved_names) {
+      if (!f.name.empty() && n == f.name) return {number_problem::reserved_name, f.number, i};
+    }
+  }
+  return {};
+}
+
+/// Each stops a constant evaluation, naming the field in clang's notes.
+constexpr bool field_without_number_named(std::string_view name) noexcept {
+  if (name.size() != static_cast<std::size_t>(-1)) refwire_compile_time_error();
+  return false;
+}
+constexpr bool field_uses_reserved_name_named(std::string_view name) noexcept {
+  if (name.size() != static_cast<std::size_t>(-1)) refwire_compile_time_error();
+  return false;
+}
+
+template <fixed_string Name>
+struct field_without_number {
+  static_assert(false_v<Name>,
+                "refwire: this type's numbering is refwire::numbering::explicit_only: every field needs a protobuf "
+                "`.number` (the field is the template argument of field_without_number)");
+  static constexpr bool ok = false;
+};
+template <std::uint32_t N>
+struct field_number_out_of_range {
+  static_assert(false_v<N>,
+                "refwire: a protobuf field number (or a reserved one) must be in 1..536870911 (2^29-1); "
+                "the number is the template argument of field_number_out_of_range");
+  static constexpr bool ok = false;
+};
+template <std::uint32_t N>
+struct field_number_in_protobuf_reserved_range {
+  static_assert(false_v<N>,
+                "refwire: protobuf field numbers 19000..19999 are reserved by protobuf itself; "
+                "the number is the template argument of field_number_in_protobuf_reserved_range");
+  static constexpr bool ok = false;
+};
+template <std::uint32_t N>
+struct duplicate_field_number {
+  static_assert(false_v<N>,
+                "refwire: two fields of this type have the same protobuf number (an explicit `.number` "
+                "equal to another field's, or to another field's position + 1); the number is the template "
+                "argument of duplicate_field_number");
+  static constexpr bool ok = false;
+};
+template <std::uint32_t N>
+struct field_uses_reserved_number {
+  static_assert(false_v<N>,
+                "refwire: a field uses a reserved protobuf number (listed in REFWIRE_TYPE_ATTRIBUTES "
+                "`.reserved`, or kept by a skipped field); the number is the template argument of "
+                "field_uses_reserved_number");
+  static constexpr bool ok = false;
+};
+template <fixed_string Name>
+struct field_uses_reserved_name {
+  static_assert(false_v<Name>,
+                "refwire: a field uses a wire name listed in REFWIRE_TYPE_ATTRIBUTES `.reserved_names`; "
+                "the name is the template argument of field_uses_reserved_name");
+  static constexpr bool ok = false;
+};
+
+template <record T>
+constexpr auto number_entry_names() {
+  constexpr auto fields = number_entries<T>();
+  std::array<std::string_view, fields.size()> names{};
+  for (std::size_t i = 0; i < fields.size(); ++i) names[i] = fields[i].name;
+  return names;
+}
+
+/// True when T's numbers are valid; else stops the evaluation in a function naming the field (clang).
+template <record T>
+constexpr bool numbers_valid() {
+  constexpr number_finding f = find_number_problem<T>();
+  if (f.problem == number_problem::missing) return field_without_number_named(number_entries<T>()[f.field].name);
+  if (f.problem == number_problem::reserved_name) {
+    return field_uses_reserved_name_named(number_entries<T>()[f.field].name);
+  }
+  return f.problem == number_problem::none;
+}
+
+/// The problem with T's numbers as a failed static_assert whose class names it (g++).
+template <record T>
+constexpr bool numbers_named() {
+  constexpr number_finding f = find_number_problem<T>();
+  if constexpr (f.problem == number_problem::missing) {
+    return field_without_number<fixed_at<number_entry_names<T>, f.field>>::ok;
+  } else if constexpr (f.problem == number_problem::out_of_range) {
+    return field_number_out_of_range<f.number>::ok;
+  } else if constexpr (f.problem == number_problem::protobuf_range) {
+    return field_number_in_protobuf_reserved_range<f.number>::ok;
+  } else if constexpr (f.problem == number_problem::duplicate) {
+    return duplicate_field_number<f.number>::ok;
+  } else if constexpr (f.problem == number_problem::reserved) {
+    return field_uses_reserved_number<f.number>::ok;
+  } else if constexpr (f.problem == number_problem::reserved_name) {
+    return field_uses_reserved_name<fixed_at<number_entry_names<T>, f.field>>::ok;
+  } else {
+    return true;
+  }
+}
+
+/// Checks T's protobuf numbers: unique, in 1..2^29-1, outside 19000..19999,
+/// not reserved, and all explicit under numbering::explicit_only.
 template <record T>
 constexpr void check_numbers() {
-  static_assert(numbers_valid<T>(),
-                "refwire: protobuf field numbers of this type must be unique, in 1..2^29-1 and outside the "
-                "reserved range 19000..19999");
+  static_assert(numbers_named<T>());
+  static_assert(numbers_valid<T>());
 }
 
 // ------------------------------------------------------------ time values

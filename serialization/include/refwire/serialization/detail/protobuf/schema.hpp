@@ -40,6 +40,11 @@ std::string upper_snake(std::string_view name);
 /// define it now; false when it is defined (or being defined) already. Two
 /// different types given one name with REFWIRE_NAME throw std::invalid_argument.
 bool claim_name(schema_builder& b, const std::string& name, const void* key, bool user_named);
+/// The `reserved` statements of a message: the numbers sorted, duplicates
+/// dropped ("  reserved 3, 4, 7;\n"), then the names ("  reserved \"old\";\n");
+/// empty when there are none.
+std::string reserved_lines(std::vector<std::uint32_t> numbers, const std::string_view* names_begin,
+                           const std::string_view* names_end);
 /// The whole file: syntax, package, imports, then the blocks.
 std::string render_schema(const schema_builder& b, std::string_view package);
 
@@ -232,18 +237,19 @@ std::string define_message(schema_builder& b) {
     }(std::make_index_sequence<std::tuple_size_v<T>>{});
   } else {
     check_numbers<T>();
-    std::string reserved;
+    static constexpr type_attr attrs = type_attributes_of<T>();
+    std::vector<std::uint32_t> reserved(attrs.reserved.begin(), attrs.reserved.end());
     boost::mp11::mp_for_each<typename fields_of<T>::type>([&](auto field) {
       using F = decltype(field);
       const std::string number = std::to_string(number_of<F>());
       if constexpr (F::attr.skip) {
-        reserved += (reserved.empty() ? "" : ", ") + number;
+        if constexpr (skipped_reserves<T, F>()) reserved.push_back(number_of<F>());
       } else {
         const std::string fname = F::name.empty() ? "field_" + number : std::string(F::name);
         s += "  " + field_type<encoding_of<F>, typename F::type>(b) + " " + fname + " = " + number + ";\n";
       }
     });
-    if (!reserved.empty()) s += "  reserved " + reserved + ";\n";
+    s += reserved_lines(std::move(reserved), attrs.reserved_names.begin(), attrs.reserved_names.end());
   }
   s += "}\n";
   b.blocks[slot] = std::move(s);

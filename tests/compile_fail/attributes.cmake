@@ -1,0 +1,25 @@
+# Attribute declarations and their checks: misplaced declarations, member
+# names, wire-name collisions, protobuf numbers. An error about one member or
+# number names it: g++ in the template argument of the class whose
+# static_assert fires, clang in the argument of the call that stops the
+# constant evaluation; each regex accepts either.
+set(_rw_ns "must be written in the namespace that declares T .it is found by argument-dependent lookup.; here it would be ignored")
+refwire_compile_fail(attributes_misplaced.cpp "refwire: REFWIRE_ATTRIBUTES.T, .... ${_rw_ns}")
+refwire_compile_fail(attributes_misplaced_global_type.cpp "refwire: REFWIRE_ATTRIBUTES.T, .... ${_rw_ns}")
+refwire_compile_fail(attributes_misplaced_nested.cpp "refwire: REFWIRE_ATTRIBUTES.T, .... ${_rw_ns}")
+refwire_compile_fail(name_misplaced.cpp "refwire: REFWIRE_NAME.T, .?\"Name.?\". ${_rw_ns}")
+refwire_compile_fail(type_attributes_misplaced.cpp "refwire: REFWIRE_TYPE_ATTRIBUTES.T, .... ${_rw_ns}")
+refwire_compile_fail(attributes_on_aggregate.cpp "refwire: REFWIRE_ATTRIBUTES needs member names: describe the type with BOOST_DESCRIBE_STRUCT")
+refwire_compile_fail(attributes_unknown_member.cpp "unknown_member(<refwire::detail::fixed_string<8>.\"pasword\".>|_named..7, &\"pasword\".0...)")
+refwire_compile_fail(attributes_unknown_member_late.cpp "unknown_member(<refwire::detail::fixed_string<8>.\"pasword\".>|_named..7, &\"pasword\".0...)")
+refwire_compile_fail(attributes_duplicate_entry.cpp "duplicate_attribute_entry(<refwire::detail::fixed_string<9>.\"password\".>|_named..8, &\"password\".0...)")
+refwire_compile_fail(rename_collision.cpp "wire_name_collision(<refwire::detail::fixed_string<2>.\"y\".>|_named..1, &\"y\".0...)")
+refwire_compile_fail(rename_two_to_one.cpp "wire_name_collision(<refwire::detail::fixed_string<6>.\"where\".>|_named..5, &\"where\".0...)")
+refwire_compile_fail(base_derived_collision.cpp "wire_name_collision(<refwire::detail::fixed_string<3>.\"id\".>|_named..2, &\"id\".0...)")
+refwire_compile_fail(pb_duplicate_number.cpp "refwire::detail::pb::duplicate_field_number<2U?>")
+refwire_compile_fail(pb_number_out_of_range.cpp "refwire::detail::pb::field_number_out_of_range<536870912U?>")
+refwire_compile_fail(pb_number_protobuf_range.cpp "refwire::detail::pb::field_number_in_protobuf_reserved_range<19500U?>")
+refwire_compile_fail(pb_explicit_only_missing.cpp "field_without_number(<refwire::detail::fixed_string<9>.\"quantity\".>|_named..8, &\"quantity\".0...)")
+refwire_compile_fail(pb_reserved_number_used.cpp "refwire::detail::pb::field_uses_reserved_number<7U?>")
+refwire_compile_fail(pb_reserved_name_used.cpp "field_uses_reserved_name(<refwire::detail::fixed_string<6>.\"price\".>|_named..5, &\"price\".0...)")
+refwire_compile_fail(type_attributes_too_many_reserved.cpp "refwire: too many values for this fixed_list .type_attr::reserved holds 64 numbers")
