@@ -248,3 +248,14 @@ TEST(json_errors, a_leading_byte_order_mark_is_skipped) {
   ASSERT_FALSE(refwire::deserialize<refwire::json>("\"" + bom + "\"", in_string));
   EXPECT_EQ(in_string, bom);
 }
+
+TEST(json_errors, snapshot_errors_carry_the_line_and_column) {
+  const refwire::error cause = fails("{\n\"i\":tru}");
+  const refwire::snapshot_error e("state.rfw", cause);
+  EXPECT_EQ(e.line(), 2u);
+  EXPECT_EQ(e.column(), 5u);
+  EXPECT_EQ(e.details().message(), R"($.i: invalid literal "tru" (expected true), at offset 6 (line 2, column 5))");
+  EXPECT_NE(std::string(e.what()).find(R"(payload does not decode: $.i: invalid literal "tru" (expected true), at offset 6 (line 2, column 5))"),
+            std::string::npos)
+      << e.what();
+}
