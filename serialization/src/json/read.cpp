@@ -248,6 +248,13 @@ bool set(token_fault& f, std::size_t at, errc code, std::string reason) {
   return true;
 }
 
+/// The first n bytes at p up to the first one that is not printable ASCII.
+std::string printable_prefix(const char* p, std::size_t n) {
+  std::size_t k = 0;
+  while (k < n && static_cast<unsigned char>(p[k]) >= 0x20 && static_cast<unsigned char>(p[k]) < 0x7F) ++k;
+  return std::string(p, k);
+}
+
 unsigned hex4(const char* p) noexcept {
   unsigned v = 0;
   for (int i = 0; i < 4; ++i) {
@@ -289,7 +296,7 @@ bool string_fault(const char* p, std::size_t n, std::size_t q, token_fault& f, b
     for (std::size_t k = 2; k < 6; ++k) {
       if (i + k >= n || !is_hex(p[i + k])) {
         return set(f, i, errc::invalid_json,
-                   "invalid escape \\u" + std::string(p + i + 2, std::min<std::size_t>(4, n - (i + 2))) +
+                   "invalid escape \\u" + printable_prefix(p + i + 2, std::min<std::size_t>(4, n - (i + 2))) +
                        " (expected 4 hex digits after \\u)");
       }
     }

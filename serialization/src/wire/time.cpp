@@ -135,6 +135,15 @@ std::string char_shown(char c) {
   return std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
 }
 
+/// text with every byte that is not printable ASCII shown as '?'.
+std::string printable(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F) c = '?';
+  }
+  return out;
+}
+
 int two(std::string_view s, std::size_t i) noexcept { return (s[i] - '0') * 10 + (s[i + 1] - '0'); }
 
 }  // namespace
@@ -193,7 +202,7 @@ rfc3339_fault describe_rfc3339(std::string_view s, rfc3339_status why) {
         return {i, "expected a time-zone offset ('Z' or +HH:MM) after the seconds, got " + char_shown(s[i])};
       }
       if (why == rfc3339_status::bad_offset) {
-        return {i, "invalid time-zone offset " + std::string(s.substr(i, 6)) +
+        return {i, "invalid time-zone offset " + printable(s.substr(i, 6)) +
                        ": expected +HH:MM or -HH:MM, hours 00-23 and minutes 00-59"};
       }
       const std::size_t end = i < s.size() && (s[i] == 'Z' || s[i] == 'z') ? i + 1 : i + 6;

@@ -259,3 +259,14 @@ TEST(json_errors, snapshot_errors_carry_the_line_and_column) {
             std::string::npos)
       << e.what();
 }
+
+TEST(json_errors, messages_show_no_raw_control_bytes) {
+  // The four characters after \u, cut at the first one that is not printable.
+  const std::string text("\"\\u{\"\0\0}", 8);
+  const refwire::error e = fails<std::string>(text);
+  EXPECT_EQ(e.message(), R"($: invalid escape \u{" (expected 4 hex digits after \u), at offset 1 (line 1, column 2))");
+  EXPECT_EQ(message<std::string>(std::string("\"\\u12\0\"", 7)),
+            "$: unescaped control character U+0000 in a string (write it as an escape), at offset 5 (line 1, column 6)");
+  EXPECT_EQ(message(R"({"t":"2024-01-02T03:04:05+\u0000"})"),
+            R"($.t: invalid RFC 3339 timestamp "2024-01-02T03:04:05+\u0000" (invalid time-zone offset +?: expected +HH:MM or -HH:MM, hours 00-23 and minutes 00-59), at offset 25 (line 1, column 26))");
+}
