@@ -45,7 +45,24 @@ void run(std::span<const std::byte> in) {
 
   if (full) {
     if (full.offset() > in.size()) die("error offset past the input", full.message());
-    if (full.message() != full.path() + ": " + full.reason() + ", at offset " + std::to_string(full.offset())) {
+    if (full.line() == 0 || full.column() == 0) die("no line and column", full.message());
+    {
+      // The line and column of the offset, recounted: lines end at '\n', columns count UTF-8 characters.
+      std::size_t line = 1, column = 1;
+      const auto* b = reinterpret_cast<const unsigned char*>(in.data());
+      const std::size_t start = in.size() >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF && full.offset() >= 3 ? 3 : 0;
+      for (std::size_t i = start; i < full.offset(); ++i) {
+        if (b[i] == '\n') {
+          ++line;
+          column = 1;
+        } else if ((b[i] & 0xC0) != 0x80) {
+          ++column;
+        }
+      }
+      if (line != full.line() || column != full.column()) die("wrong line or column", full.message());
+    }
+    if (full.message() != full.path() + ": " + full.reason() + ", at offset " + std::to_string(full.offset()) +
+                              " (line " + std::to_string(full.line()) + ", column " + std::to_string(full.column()) + ")") {
       die("malformed message", full.message());
     }
     try {

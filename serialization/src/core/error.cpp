@@ -39,6 +39,13 @@ std::string error::message() const {
   m += reason_;
   m += ", at offset ";
   m += std::to_string(offset_);
+  if (line_ != 0) {
+    m += " (line ";
+    m += std::to_string(line_);
+    m += ", column ";
+    m += std::to_string(column_);
+    m += ')';
+  }
   return m;
 }
 

@@ -164,8 +164,43 @@ std::string_view short_message(error_code e) {
   }
 }
 
+/// Where the current value's token starts (the root: its first byte after whitespace).
+std::size_t token_start(cursor_state& s) {
+  if (s.root) {
+    std::size_t i = 0;
+    while (i < s.size && (s.base[i] == ' ' || s.base[i] == '\n' || s.base[i] == '\r' || s.base[i] == '\t')) ++i;
+    return i;
+  }
+  const char* p = s.cur.raw_json_token().data();
+  if (p < s.base || p > s.base + s.size) return s.size;
+  return static_cast<std::size_t>(p - s.base);
+}
+
+/// Records the exact fault of the token at `at`, if simdjson's error may be
+/// about the token's own text and the token has one.
+bool record_token_fault(cursor_state& s, reader& r, error_code e, std::size_t at) {
+  switch (e) {
+    case simdjson::INCORRECT_TYPE:
+    case simdjson::NUMBER_ERROR:
+    case simdjson::NUMBER_OUT_OF_RANGE:
+    case simdjson::STRING_ERROR:
+    case simdjson::T_ATOM_ERROR:
+    case simdjson::F_ATOM_ERROR:
+    case simdjson::N_ATOM_ERROR:
+    case simdjson::TAPE_ERROR:
+      break;
+    default:
+      return false;
+  }
+  token_fault f;
+  if (!find_token_fault(s.base, s.size, at, f)) return false;
+  record_failure(r, f.code, f.offset, std::move(f.reason));
+  return true;
+}
+
 /// Records a simdjson failure on the current value; `what` is the expected type.
 bool fail_sj(cursor_state& s, reader& r, error_code e, std::string_view what) {
+  if (record_token_fault(s, r, e, token_start(s))) [[unlikely]] return false;
   const std::size_t at = location(s);
   switch (e) {
     case simdjson::INCORRECT_TYPE: {
@@ -486,9 +521,16 @@ bool reader::start(bool prefix) {
   s.frames.clear();
   s.root = true;
   s.input_size = size;
+  // A UTF-8 byte-order mark opening the input is read as whitespace (offsets
+  // still count it); anywhere else it is not JSON.
+  const std::size_t bom = size >= 3 && static_cast<unsigned char>(data[0]) == 0xEF &&
+                                  static_cast<unsigned char>(data[1]) == 0xBB &&
+                                  static_cast<unsigned char>(data[2]) == 0xBF
+                              ? 3
+                              : 0;
   // Prefix mode: parse only the first value.
   std::size_t n = size;
-  if (prefix) n = scan_value_end(data, size);
+  if (prefix) n = bom + scan_value_end(data + bom, size - bom);
   const std::size_t need = n + simdjson::SIMDJSON_PADDING;
   if (s.cap < need) {
     std::size_t cap = s.cap == 0 ? 4096 : s.cap;
@@ -497,6 +539,7 @@ bool reader::start(bool prefix) {
     s.cap = cap;
   }
   if (n != 0) std::memcpy(s.buf.get(), data, n);
+  if (bom != 0) [[unlikely]] std::memset(s.buf.get(), ' ', bom);
   std::memset(s.buf.get() + n, 0, simdjson::SIMDJSON_PADDING);
   s.base = s.buf.get();
   s.size = n;
@@ -506,6 +549,7 @@ bool reader::start(bool prefix) {
       return record_failure(*this, errc::invalid_utf8, wire::utf8_first_invalid(s.base, n), "invalid UTF-8");
     }
     if (e == simdjson::EMPTY) return record_failure(*this, errc::truncated, n, "no JSON value");
+    before_values = true;
     return record_failure(*this, e == simdjson::UNCLOSED_STRING ? errc::truncated : errc::invalid_json, 0,
                    std::string(short_message(e)));
   }
@@ -679,7 +723,10 @@ bool reader::key_text(const char* raw, std::string_view& key) {
     return true;
   }
   const error_code e = unescape(s, od::raw_json_string(reinterpret_cast<const std::uint8_t*>(raw)), key);
-  if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, *this, e, "key");
+  if (e != simdjson::SUCCESS) [[unlikely]] {
+    if (record_token_fault(s, *this, e, static_cast<std::size_t>(raw - 1 - s.base))) return false;
+    return fail_sj(s, *this, e, "key");
+  }
   return true;
 }
 

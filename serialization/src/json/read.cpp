@@ -6,6 +6,7 @@
 
 #include <array>
 #include <charconv>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,27 @@ bool fail_depth(reader& r) { return fail_depth_at(r, r.offset()); }
 bool fail_elements(reader& r, std::uint64_t count) { return fail_elements_at(r, r.offset(), count); }
 bool fail_alloc(reader& r, std::uint64_t bytes) { return fail_alloc_at(r, r.offset(), bytes); }
 
-refwire::error make_error(reader& r) {
-  if (!r.failed) return refwire::error(errc::invalid_json, 0, "$", "decode failed");
-  return detail::make_error(r);
+refwire::error make_error(reader& r, decode_again again, void* out, const decode_options& options) {
+  const std::span<const std::byte> in = r.input();
+  refwire::error e = r.failed ? detail::make_error(r) : refwire::error(errc::invalid_json, 0, "$", "decode failed");
+  token_fault f;
+  if (r.before_values && again != nullptr &&
+      find_string_fault(reinterpret_cast<const char*>(in.data()), in.size(), f)) {
+    // The input up to the faulty string, then a value no type accepts, then the open brackets closed.
+    std::string cut(reinterpret_cast<const char*>(in.data()), f.token);
+    cut += 'x';
+    cut += f.closers;
+    reader second(std::as_bytes(std::span(cut.data(), cut.size())), options);
+    std::string path = "$";
+    if (!again(second, out) && second.failed) {
+      refwire::error e2 = detail::make_error(second);
+      if (e2.offset() < f.token) return make_error(second, nullptr, nullptr, options);  // an earlier fault
+      path = e2.path();
+    }
+    e = refwire::error(f.code, f.offset, std::move(path), std::move(f.reason));
+  }
+  const auto [line, column] = line_column(in, e.offset());
+  return refwire::error(e.code(), e.offset(), e.path(), e.reason(), line, column);
 }
 
 // ------------------------------------------------------- template failures
@@ -67,6 +86,18 @@ bool fail_text(reader& r, errc code, std::string_view what, std::string_view tex
   return record_failure(r, code, r.value_at, "invalid " + std::string(what) + " " + quote_key(text));
 }
 
+void push_member(reader& r, std::string_view key) {
+  bool plain = !key.empty();
+  for (const char c : key) {
+    plain = plain && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_');
+  }
+  if (plain) {
+    push_field(r, key, 0);
+  } else {
+    push_key(r, key);
+  }
+}
+
 bool skip_value(reader& r) {
   value_kind k;
   if (!r.kind(k)) return false;
@@ -78,7 +109,10 @@ bool skip_value(reader& r) {
       std::string_view key;
       int n;
       while ((n = r.next_key(key)) == 1) {
-        if (!skip_value(r)) return false;
+        if (!skip_value(r)) {
+          push_member(r, key);
+          return false;
+        }
       }
       return n == 0;
     }
@@ -87,8 +121,13 @@ bool skip_value(reader& r) {
       if (!r.begin_array()) return false;
       depth_scope scope(r);
       int n;
+      std::size_t i = 0;
       while ((n = r.next_element()) == 1) {
-        if (!skip_value(r)) return false;
+        if (!skip_value(r)) {
+          push_index(r, i);
+          return false;
+        }
+        ++i;
       }
       return n == 0;
     }
@@ -161,21 +200,222 @@ bool base64_decode(std::string_view text, std::vector<std::byte>& out, std::stri
 // -------------------------------------------------------------- timestamps
 
 bool fail_timestamp(reader& r, std::string_view text, wire::rfc3339_status why) {
-  std::string_view what = "expected YYYY-MM-DDTHH:MM:SS";
-  switch (why) {
-    case wire::rfc3339_status::ok:
-    case wire::rfc3339_status::bad_form: break;
-    case wire::rfc3339_status::no_such_date: what = "no such date"; break;
-    case wire::rfc3339_status::no_such_time: what = "no such time of day"; break;
-    case wire::rfc3339_status::long_fraction: what = "more than 9 fraction digits"; break;
-    case wire::rfc3339_status::empty_fraction: what = "empty fraction"; break;
-    case wire::rfc3339_status::bad_offset: what = "bad offset"; break;
-    case wire::rfc3339_status::no_offset: what = "missing Z or offset"; break;
-    case wire::rfc3339_status::trailing: what = "trailing characters"; break;
-    case wire::rfc3339_status::out_of_range: what = "outside the int64 nanosecond range"; break;
+  const wire::rfc3339_fault f = wire::describe_rfc3339(text, why);
+  // At the faulty character when the string has no escapes before it (its
+  // bytes in the input are the text's), else at the string.
+  std::size_t at = r.value_at;
+  const std::span<const std::byte> in = r.input();
+  if (at + 1 + f.index <= in.size() && static_cast<char>(in[at]) == '"' &&
+      std::memcmp(in.data() + at + 1, text.data(), f.index) == 0)
+    at += 1 + f.index;
+  return record_failure(r, errc::invalid_value, at,
+                        "invalid RFC 3339 timestamp " + quote_key(text) + " (" + f.what + ")");
+}
+
+}  // namespace refwire::detail::json
+
+// ------------------------------------------------------------- diagnosis
+// Failure paths only: after simdjson rejected a value, these re-read the
+// input to say exactly what is wrong and where.
+
+namespace refwire::detail::json {
+
+namespace {
+
+bool is_ws(char c) noexcept { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+bool is_delim(char c) noexcept { return is_ws(c) || c == ',' || c == ']' || c == '}' || c == ':'; }
+bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+bool is_hex(char c) noexcept { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+std::string shown(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  if (u >= 0x20 && u < 0x7F) return std::string("'") + c + "'";
+  static constexpr char hex[] = "0123456789abcdef";
+  return std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
+}
+
+/// The token at at: up to the next delimiter (at most 32 bytes shown).
+std::string token_text(const char* p, std::size_t n, std::size_t at) {
+  std::size_t e = at;
+  while (e < n && !is_delim(p[e]) && p[e] != '"' && p[e] != '[' && p[e] != '{' && e - at < 32) ++e;
+  return quote_key(std::string_view(p + at, e - at));
+}
+
+bool set(token_fault& f, std::size_t at, errc code, std::string reason) {
+  f.offset = at;
+  f.code = code;
+  f.reason = std::move(reason);
+  return true;
+}
+
+/// The first n bytes at p up to the first one that is not printable ASCII.
+std::string printable_prefix(const char* p, std::size_t n) {
+  std::size_t k = 0;
+  while (k < n && static_cast<unsigned char>(p[k]) >= 0x20 && static_cast<unsigned char>(p[k]) < 0x7F) ++k;
+  return std::string(p, k);
+}
+
+unsigned hex4(const char* p) noexcept {
+  unsigned v = 0;
+  for (int i = 0; i < 4; ++i) {
+    const char c = p[i];
+    v = v * 16 + static_cast<unsigned>(is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
   }
-  return record_failure(r, errc::invalid_value, r.value_at,
-                        "invalid RFC 3339 timestamp " + quote_key(text) + " (" + std::string(what) + ")");
+  return v;
+}
+
+/// A string from its opening quote at q: the first bad escape, lone
+/// surrogate, control character, or its end missing.
+bool string_fault(const char* p, std::size_t n, std::size_t q, token_fault& f, bool stage1_only = false) {
+  for (std::size_t i = q + 1; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(p[i]);
+    if (c == '"') return false;
+    if (c < 0x20) {
+      static constexpr char hex[] = "0123456789abcdef";
+      return set(f, i, errc::invalid_json,
+                 std::string("unescaped control character U+00") + hex[c >> 4] + hex[c & 15] +
+                     " in a string (write it as an escape)");
+    }
+    if (c != '\\') continue;
+    if (i + 1 >= n) break;
+    const char e = p[i + 1];
+    if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't') {
+      ++i;
+      continue;
+    }
+    if (stage1_only) {
+      ++i;
+      continue;
+    }
+    if (e != 'u') {
+      const std::string esc = static_cast<unsigned char>(e) >= 0x20 && static_cast<unsigned char>(e) < 0x7F
+                                  ? "\\" + std::string(1, e)
+                                  : "\\ followed by " + shown(e);
+      return set(f, i, errc::invalid_json, "invalid escape " + esc + R"( (expected one of \" \\ \/ \b \f \n \r \t \uXXXX))");
+    }
+    for (std::size_t k = 2; k < 6; ++k) {
+      if (i + k >= n || !is_hex(p[i + k])) {
+        return set(f, i, errc::invalid_json,
+                   "invalid escape \\u" + printable_prefix(p + i + 2, std::min<std::size_t>(4, n - (i + 2))) +
+                       " (expected 4 hex digits after \\u)");
+      }
+    }
+    const unsigned u = hex4(p + i + 2);
+    const std::string esc(p + i, 6);
+    if (u >= 0xDC00 && u <= 0xDFFF) {
+      return set(f, i, errc::invalid_json, "lone low surrogate " + esc + " (a low surrogate must follow a high one)");
+    }
+    if (u >= 0xD800 && u <= 0xDBFF) {
+      const std::size_t j = i + 6;
+      if (j + 6 <= n && p[j] == '\\' && p[j + 1] == 'u' && is_hex(p[j + 2]) && is_hex(p[j + 3]) && is_hex(p[j + 4]) &&
+          is_hex(p[j + 5])) {
+        const unsigned lo = hex4(p + j + 2);
+        if (lo >= 0xDC00 && lo <= 0xDFFF) {
+          i = j + 5;
+          continue;
+        }
+        return set(f, j, errc::invalid_json,
+                   "invalid surrogate pair " + esc + std::string(p + j, 6) + " (expected a low surrogate \\udc00-\\udfff after " +
+                       esc + ")");
+      }
+      return set(f, i, errc::invalid_json, "lone high surrogate " + esc + " (expected a low surrogate \\udc00-\\udfff after it)");
+    }
+    i += 5;
+  }
+  return set(f, q, errc::truncated, "unterminated string");
+}
+
+bool number_fault(const char* p, std::size_t n, std::size_t at, token_fault& f) {
+  std::size_t i = at;
+  auto bad = [&](std::string why) { return set(f, at, errc::invalid_json, "invalid number " + token_text(p, n, at) + ": " + why); };
+  if (p[i] == '+') return bad("a number cannot start with '+'");
+  if (p[i] == '.') return bad("expected a digit before '.'");
+  if (p[i] == '-') {
+    ++i;
+    if (i >= n || !is_digit(p[i])) return bad("expected a digit after '-'");
+  }
+  if (p[i] == '0') {
+    ++i;
+    if (i < n && is_digit(p[i])) return bad("leading zeros are not allowed");
+  } else {
+    while (i < n && is_digit(p[i])) ++i;
+  }
+  if (i < n && p[i] == '.') {
+    ++i;
+    if (i >= n || !is_digit(p[i])) return bad("expected a digit after '.'");
+    while (i < n && is_digit(p[i])) ++i;
+  }
+  if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+    ++i;
+    if (i < n && (p[i] == '+' || p[i] == '-')) ++i;
+    if (i >= n || !is_digit(p[i])) return bad("expected a digit in the exponent");
+    while (i < n && is_digit(p[i])) ++i;
+  }
+  if (i < n && !is_delim(p[i])) return bad("unexpected " + shown(p[i]) + " after the number");
+  return false;
+}
+
+bool literal_fault(const char* p, std::size_t n, std::size_t at, std::string_view word, token_fault& f) {
+  if (n - at >= word.size() && std::string_view(p + at, word.size()) == word &&
+      (n - at == word.size() || is_delim(p[at + word.size()])))
+    return false;
+  return set(f, at, errc::invalid_json,
+             "invalid literal " + token_text(p, n, at) + " (expected " + std::string(word) + ")");
+}
+
+}  // namespace
+
+bool find_token_fault(const char* p, std::size_t n, std::size_t at, token_fault& f) {
+  if (at >= n) return false;
+  const char c = p[at];
+  if (c == '"') return string_fault(p, n, at, f);
+  if (c == '-' || c == '+' || c == '.' || is_digit(c)) return number_fault(p, n, at, f);
+  if (c == 't') return literal_fault(p, n, at, "true", f);
+  if (c == 'f') return literal_fault(p, n, at, "false", f);
+  if (c == 'n') return literal_fault(p, n, at, "null", f);
+  if (c == '{' || c == '[' || c == ']' || c == '}' || c == ',' || c == ':') return false;
+  return set(f, at, errc::invalid_json, "invalid value " + token_text(p, n, at) + " (expected a string, number, object, array, true, false or null)");
+}
+
+bool find_string_fault(const char* p, std::size_t n, token_fault& f) {
+  std::string open;  // the brackets open at i
+  for (std::size_t i = 0; i < n; ++i) {
+    const char c = p[i];
+    if (c == '"') {
+      if (string_fault(p, n, i, f, true)) {
+        f.token = i;
+        f.closers.assign(open.rbegin(), open.rend());
+        return true;
+      }
+      for (++i; i < n && p[i] != '"'; ++i) {
+        if (p[i] == '\\') ++i;
+      }
+    } else if (c == '{') {
+      open += '}';
+    } else if (c == '[') {
+      open += ']';
+    } else if ((c == '}' || c == ']') && !open.empty()) {
+      open.pop_back();
+    }
+  }
+  return false;
+}
+
+std::pair<std::size_t, std::size_t> line_column(std::span<const std::byte> in, std::size_t offset) noexcept {
+  const auto* p = reinterpret_cast<const unsigned char*>(in.data());
+  const std::size_t end = offset < in.size() ? offset : in.size();
+  std::size_t line = 1;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < end; ++i) {
+    if (p[i] == '\n') {
+      ++line;
+      start = i + 1;
+    }
+  }
+  if (line == 1 && in.size() >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF && end >= 3) start = 3;
+  std::size_t column = 1;
+  for (std::size_t i = start; i < end; ++i) column += (p[i] & 0xC0) != 0x80 ? 1 : 0;
+  return {line, column};
 }
 
 }  // namespace refwire::detail::json

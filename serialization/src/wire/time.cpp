@@ -69,7 +69,7 @@ bool parse_fixed_timestamp(std::string_view s, std::int64_t& ns) noexcept {
 rfc3339_status parse_rfc3339(std::string_view s, std::int64_t& ns) noexcept {
   if (parse_fixed_timestamp(s, ns)) [[likely]] return rfc3339_status::ok;
   int year, month, day, hour, minute, second;
-  if (!digits(s, 0, 4, year) || s.size() < 20 || s[4] != '-' || !digits(s, 5, 2, month) || s[7] != '-' ||
+  if (!digits(s, 0, 4, year) || s.size() < 19 || s[4] != '-' || !digits(s, 5, 2, month) || s[7] != '-' ||
       !digits(s, 8, 2, day) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || !digits(s, 11, 2, hour) ||
       s[13] != ':' || !digits(s, 14, 2, minute) || s[16] != ':' || !digits(s, 17, 2, second)) {
     return rfc3339_status::bad_form;
@@ -124,6 +124,94 @@ rfc3339_status parse_rfc3339(std::string_view s, std::int64_t& ns) noexcept {
     return rfc3339_status::out_of_range;
   }
   return rfc3339_status::ok;
+}
+
+namespace {
+
+std::string char_shown(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  if (u >= 0x20 && u < 0x7F) return std::string("'") + c + "'";
+  static constexpr char hex[] = "0123456789abcdef";
+  return std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
+}
+
+/// text with every byte that is not printable ASCII shown as '?'.
+std::string printable(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F) c = '?';
+  }
+  return out;
+}
+
+int two(std::string_view s, std::size_t i) noexcept { return (s[i] - '0') * 10 + (s[i + 1] - '0'); }
+
+}  // namespace
+
+rfc3339_fault describe_rfc3339(std::string_view s, rfc3339_status why) {
+  switch (why) {
+    case rfc3339_status::ok:
+      return {0, "valid"};
+    case rfc3339_status::bad_form: {
+      static constexpr std::string_view form = "dddd-dd-ddTdd:dd:dd";
+      for (std::size_t k = 0; k < form.size(); ++k) {
+        if (k >= s.size()) {
+          if (k < 10) return {k, "incomplete date: expected YYYY-MM-DD"};
+          if (k == 10) return {k, "missing the time: expected 'T' and HH:MM:SS after the date"};
+          return {k, "incomplete time: expected HH:MM:SS after the 'T'"};
+        }
+        const char c = s[k];
+        const char f = form[k];
+        if (f == 'd' && !(c >= '0' && c <= '9')) {
+          return {k, "expected a digit at index " + std::to_string(k) + ", got " + char_shown(c) +
+                         " (the form is YYYY-MM-DDTHH:MM:SS)"};
+        }
+        if (f == 'T' && c != 'T' && c != 't' && c != ' ') {
+          return {k, "expected 'T' between the date and the time, got " + char_shown(c)};
+        }
+        if (f != 'd' && f != 'T' && c != f) {
+          return {k, std::string("expected '") + f + "' at index " + std::to_string(k) + ", got " + char_shown(c) +
+                         " (the form is YYYY-MM-DDTHH:MM:SS)"};
+        }
+      }
+      return {0, "expected YYYY-MM-DDTHH:MM:SS"};
+    }
+    case rfc3339_status::no_such_date: {
+      const int month = two(s, 5);
+      if (month < 1 || month > 12) return {5, "no such date: month " + std::string(s.substr(5, 2))};
+      return {8, "no such date: " + std::string(s.substr(0, 7)) + " has no day " + std::string(s.substr(8, 2))};
+    }
+    case rfc3339_status::no_such_time:
+      if (two(s, 11) > 23) return {11, "no such time of day: hour " + std::string(s.substr(11, 2))};
+      if (two(s, 14) > 59) return {14, "no such time of day: minute " + std::string(s.substr(14, 2))};
+      return {17, "no such time of day: second " + std::string(s.substr(17, 2)) + " (leap seconds are not supported)"};
+    case rfc3339_status::long_fraction:
+      return {29, "more than 9 fraction digits"};
+    case rfc3339_status::empty_fraction:
+      return {20, "expected a digit after the '.' of the fraction"};
+    case rfc3339_status::bad_offset:
+    case rfc3339_status::no_offset:
+    case rfc3339_status::trailing: {
+      std::size_t i = 19;
+      if (i < s.size() && s[i] == '.') {
+        ++i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+      }
+      if (why == rfc3339_status::no_offset) {
+        if (i >= s.size()) return {i, "missing time-zone offset: expected 'Z' or +HH:MM after the seconds"};
+        return {i, "expected a time-zone offset ('Z' or +HH:MM) after the seconds, got " + char_shown(s[i])};
+      }
+      if (why == rfc3339_status::bad_offset) {
+        return {i, "invalid time-zone offset " + printable(s.substr(i, 6)) +
+                       ": expected +HH:MM or -HH:MM, hours 00-23 and minutes 00-59"};
+      }
+      const std::size_t end = i < s.size() && (s[i] == 'Z' || s[i] == 'z') ? i + 1 : i + 6;
+      return {end, "unexpected characters after the time-zone offset"};
+    }
+    case rfc3339_status::out_of_range:
+      return {0, "outside the int64 nanosecond range (1677-09-21 to 2262-04-11)"};
+  }
+  return {0, "invalid"};
 }
 
 }  // namespace refwire::detail::wire

@@ -231,7 +231,10 @@ refwire::error decode(std::span<const std::byte> in, T& out, const refwire::deco
     EXPECT_NE(e.code(), errc::ok);
     EXPECT_LE(e.offset(), in.size()) << e.message();
     EXPECT_EQ(e.path().substr(0, 1), "$") << e.message();
-    EXPECT_EQ(e.message(), e.path() + ": " + e.reason() + ", at offset " + std::to_string(e.offset()));
+    // Text formats add the line and column of the offset; binary formats have none.
+    const std::string where = e.line() == 0 ? std::string() : " (line " + std::to_string(e.line()) + ", column " + std::to_string(e.column()) + ")";
+    EXPECT_EQ(e.line() == 0, e.column() == 0) << e.message();
+    EXPECT_EQ(e.message(), e.path() + ": " + e.reason() + ", at offset " + std::to_string(e.offset()) + where);
   }
   try {
     (void)refwire::deserialize<T, F>(copy.span(), o);

@@ -106,7 +106,7 @@ TEST(json_round_trip, codec_surrogate) {
   EXPECT_EQ(back.balance, w.balance);
   EXPECT_EQ(back.history, w.history);
   EXPECT_EQ(error_of<legacy::wallet>(R"({"owner":"x","balance":-1})"),
-            "$.balance: money cannot be negative, at offset 23");
+            "$.balance: money cannot be negative, at offset 23 (line 1, column 24)");
 }
 
 TEST(json_round_trip, attributes_rename_and_skip) {
@@ -123,7 +123,7 @@ TEST(json_round_trip, attributes_rename_and_skip) {
   EXPECT_EQ(into.cache, "kept");
   // The C++ name of a renamed field is an unknown key.
   EXPECT_EQ(error_of<with_attrs>(R"({"after":3})", {.reject_unknown_fields = true}),
-            R"($: unknown field "after", at offset 9)");
+            R"($: unknown field "after", at offset 9 (line 1, column 10))");
 }
 
 TEST(json_round_trip, top_level_shapes) {
@@ -151,9 +151,9 @@ TEST(json_conventions, enums) {
   EXPECT_EQ(refwire::from_json<color>(R"("green")"), color::green);
   EXPECT_EQ(refwire::from_json<color>("200"), color::blue);
   EXPECT_EQ(refwire::to_json(pe_b), "1099511627776");
-  EXPECT_EQ(error_of<color>(R"("purple")"), R"($: invalid enum name "purple", at offset 0)");
-  EXPECT_EQ(error_of<color>("256"), "$: 256 is out of range for u8, at offset 0");
-  EXPECT_EQ(error_of<color>("true"), "$: expected enum name or number, got bool, at offset 0");
+  EXPECT_EQ(error_of<color>(R"("purple")"), R"($: invalid enum name "purple", at offset 0 (line 1, column 1))");
+  EXPECT_EQ(error_of<color>("256"), "$: 256 is out of range for u8, at offset 0 (line 1, column 1)");
+  EXPECT_EQ(error_of<color>("true"), "$: expected enum name or number, got bool, at offset 0 (line 1, column 1)");
 }
 
 TEST(json_conventions, uuid_timestamps_durations_blobs) {
@@ -194,17 +194,17 @@ TEST(json_conventions, timestamp_offsets_and_fractions) {
     EXPECT_EQ(e.code(), refwire::errc::invalid_value) << bad;
   }
   EXPECT_EQ(error_of<refwire::timestamp>(R"("2026-12-01")"),
-            R"($: invalid RFC 3339 timestamp "2026-12-01" (expected YYYY-MM-DDTHH:MM:SS), at offset 0)");
+            R"($: invalid RFC 3339 timestamp "2026-12-01" (missing the time: expected 'T' and HH:MM:SS after the date), at offset 11 (line 1, column 12))");
 }
 
 TEST(json_conventions, coarse_durations_and_timestamps_reject_lost_precision) {
   EXPECT_EQ(error_of<std::chrono::milliseconds>("1500000"),
-            "$: 1500000 ns is not a whole number of the field's duration unit (1000000 ns), at offset 0");
+            "$: 1500000 ns is not a whole number of the field's duration unit (1000000 ns), at offset 0 (line 1, column 1)");
   EXPECT_EQ(refwire::from_json<std::chrono::milliseconds>("3000000"), std::chrono::milliseconds(3));
   using sec_tp = std::chrono::time_point<std::chrono::system_clock, std::chrono::seconds>;
   EXPECT_EQ(refwire::from_json<sec_tp>(R"("1970-01-01T00:00:10Z")").time_since_epoch().count(), 10);
   EXPECT_EQ(error_of<sec_tp>(R"("1970-01-01T00:00:10.5Z")"),
-            "$: 10500000000 ns is not a whole number of the field's duration unit (1000000000 ns), at offset 0");
+            "$: 10500000000 ns is not a whole number of the field's duration unit (1000000000 ns), at offset 0 (line 1, column 1)");
 }
 
 TEST(json_conventions, base64_is_strict) {
@@ -223,15 +223,15 @@ TEST(json_conventions, maps) {
   EXPECT_EQ(refwire::to_json(std::map<inner, int>{{inner{1, "x"}, 2}}), R"([[{"a":1,"s":"x"},2]])");
   using imap = std::map<std::uint8_t, int>;
   EXPECT_EQ(refwire::from_json<imap>(R"({"255":1,"0":2})"), (imap{{255, 1}, {0, 2}}));
-  EXPECT_EQ(error_of<imap>(R"({"256":1})"), R"($: invalid integer map key "256", at offset 0)");
-  EXPECT_EQ(error_of<imap>(R"({" 1":1})"), R"($: invalid integer map key " 1", at offset 0)");
-  EXPECT_EQ(error_of<imap>(R"({"1":1,"1":2})"), R"($["1"]: duplicate map key, at offset 11)");
+  EXPECT_EQ(error_of<imap>(R"({"256":1})"), R"($: invalid integer map key "256", at offset 0 (line 1, column 1))");
+  EXPECT_EQ(error_of<imap>(R"({" 1":1})"), R"($: invalid integer map key " 1", at offset 0 (line 1, column 1))");
+  EXPECT_EQ(error_of<imap>(R"({"1":1,"1":2})"), R"($["1"]: duplicate map key, at offset 11 (line 1, column 12))");
   using umap = std::map<refwire::uuid, int>;
   EXPECT_EQ(error_of<umap>(R"([["00000000-0000-0000-0000-000000000000",1],["00000000-0000-0000-0000-000000000000",2]])"),
-            "$[1]: duplicate map key, at offset 44");
+            "$[1]: duplicate map key, at offset 44 (line 1, column 45)");
   EXPECT_EQ(error_of<umap>(R"([["00000000-0000-0000-0000-000000000000"]])"),
-            "$[0]: map entry [key, value] needs 2 elements, got 1, at offset 41");
-  EXPECT_EQ(error_of<std::set<int>>("[1,2,1]"), "$[2]: duplicate set element, at offset 5");
+            "$[0]: map entry [key, value] needs 2 elements, got 1, at offset 41 (line 1, column 42)");
+  EXPECT_EQ(error_of<std::set<int>>("[1,2,1]"), "$[2]: duplicate set element, at offset 5 (line 1, column 6)");
 }
 
 TEST(json_conventions, variants) {
@@ -239,10 +239,10 @@ TEST(json_conventions, variants) {
   EXPECT_EQ(refwire::to_json(v), R"({"1":"x"})");
   using V = std::variant<std::int32_t, std::string>;
   EXPECT_EQ(std::get<0>(refwire::from_json<V>(R"({"0":5})")), 5);
-  EXPECT_EQ(error_of<V>("{}"), "$: a variant is an object with one key, got {}, at offset 2");
-  EXPECT_EQ(error_of<V>(R"({"2":1})"), R"($: invalid variant index (2 alternatives) "2", at offset 0)");
-  EXPECT_EQ(error_of<V>(R"({"0":1,"1":"x"})"), "$: a variant is an object with one key, got a second, at offset 11");
-  EXPECT_EQ(error_of<V>(R"({"0":"x"})"), "$[0]: expected integer, got string, at offset 5");
+  EXPECT_EQ(error_of<V>("{}"), "$: a variant is an object with one key, got {}, at offset 2 (line 1, column 3)");
+  EXPECT_EQ(error_of<V>(R"({"2":1})"), R"($: invalid variant index (2 alternatives) "2", at offset 0 (line 1, column 1))");
+  EXPECT_EQ(error_of<V>(R"({"0":1,"1":"x"})"), "$: a variant is an object with one key, got a second, at offset 11 (line 1, column 12)");
+  EXPECT_EQ(error_of<V>(R"({"0":"x"})"), "$[0]: expected integer, got string, at offset 5 (line 1, column 6)");
   std::variant<std::monostate, double> m;
   EXPECT_EQ(refwire::to_json(m), R"({"0":{}})");
 }
@@ -250,10 +250,10 @@ TEST(json_conventions, variants) {
 TEST(json_conventions, null_wrappers_and_fixed_arrays) {
   EXPECT_EQ(refwire::to_json(std::unique_ptr<int>()), "null");
   EXPECT_EQ(*refwire::from_json<std::unique_ptr<int>>("5"), 5);
-  EXPECT_EQ((error_of<std::array<int, 2>>("[1]")), "$: array needs 2 elements, got 1, at offset 3");
-  EXPECT_EQ((error_of<std::array<int, 2>>("[1,2,3]")), "$: array needs 2 elements, got more, at offset 5");
-  EXPECT_EQ((error_of<std::tuple<int, bool>>("[1]")), "$: tuple needs 2 elements, got 1, at offset 3");
-  EXPECT_EQ((error_of<std::tuple<int, bool>>("[1,true,2]")), "$: tuple needs 2 elements, got more, at offset 8");
+  EXPECT_EQ((error_of<std::array<int, 2>>("[1]")), "$: array needs 2 elements, got 1, at offset 3 (line 1, column 4)");
+  EXPECT_EQ((error_of<std::array<int, 2>>("[1,2,3]")), "$: array needs 2 elements, got more, at offset 5 (line 1, column 6)");
+  EXPECT_EQ((error_of<std::tuple<int, bool>>("[1]")), "$: tuple needs 2 elements, got 1, at offset 3 (line 1, column 4)");
+  EXPECT_EQ((error_of<std::tuple<int, bool>>("[1,true,2]")), "$: tuple needs 2 elements, got more, at offset 8 (line 1, column 9)");
   EXPECT_EQ(refwire::to_json(std::pair<int, std::string>{1, "a"}), R"([1,"a"])");
 }
 
@@ -298,12 +298,12 @@ TEST(json_conventions, integers_are_exact) {
   EXPECT_EQ(refwire::to_json(std::numeric_limits<std::uint64_t>::max()), "18446744073709551615");
   EXPECT_EQ(refwire::from_json<std::uint64_t>("18446744073709551615"), std::numeric_limits<std::uint64_t>::max());
   EXPECT_EQ(refwire::from_json<std::int64_t>("-9223372036854775808"), std::numeric_limits<std::int64_t>::min());
-  EXPECT_EQ(error_of<std::uint64_t>("18446744073709551616"), "$: 18446744073709551616 is out of range for unsigned integer, at offset 0");
-  EXPECT_EQ(error_of<std::int8_t>("128"), "$: 128 is out of range for i8, at offset 0");
-  EXPECT_EQ(error_of<std::uint16_t>("-1"), "$: expected unsigned integer, got number, at offset 0");
-  EXPECT_EQ(error_of<std::int32_t>("1.5"), "$: expected integer, got number, at offset 0");
-  EXPECT_EQ(error_of<float>("1e300"), "$: 1e+300 is out of range for f32, at offset 0");
-  EXPECT_EQ(error_of<float>("3.4028235677973366e38"), "$: 3.4028235677973366e+38 is out of range for f32, at offset 0");
+  EXPECT_EQ(error_of<std::uint64_t>("18446744073709551616"), "$: 18446744073709551616 is out of range for unsigned integer, at offset 0 (line 1, column 1)");
+  EXPECT_EQ(error_of<std::int8_t>("128"), "$: 128 is out of range for i8, at offset 0 (line 1, column 1)");
+  EXPECT_EQ(error_of<std::uint16_t>("-1"), "$: expected unsigned integer, got number, at offset 0 (line 1, column 1)");
+  EXPECT_EQ(error_of<std::int32_t>("1.5"), "$: expected integer, got number, at offset 0 (line 1, column 1)");
+  EXPECT_EQ(error_of<float>("1e300"), "$: 1e+300 is out of range for f32, at offset 0 (line 1, column 1)");
+  EXPECT_EQ(error_of<float>("3.4028235677973366e38"), "$: 3.4028235677973366e+38 is out of range for f32, at offset 0 (line 1, column 1)");
   EXPECT_EQ(refwire::from_json<float>("3.4028235677973362e38"), std::numeric_limits<float>::max());
 }
 
@@ -314,24 +314,24 @@ TEST(json_keys, any_order_unknown_and_missing) {
   EXPECT_EQ(p, (inner{3, "x"}));
   EXPECT_EQ(refwire::from_json<inner>(R"({"zz":[1,2,{"q":null}],"a":3,"more":"x"})"), (inner{3, ""}));
   EXPECT_EQ(error_of<inner>(R"({"a":3,"zz":1})", {.reject_unknown_fields = true}),
-            R"($: unknown field "zz", at offset 12)");
+            R"($: unknown field "zz", at offset 12 (line 1, column 13))");
   inner kept{9, "keep"};
   ASSERT_FALSE(decode(R"({"a":1})", kept));
   EXPECT_EQ(kept, (inner{1, "keep"}));
-  EXPECT_EQ(error_of<inner>(R"({"a":1})", {.require_all_fields = true}), R"($: missing field "s", at offset 7)");
+  EXPECT_EQ(error_of<inner>(R"({"a":1})", {.require_all_fields = true}), R"($: missing field "s", at offset 7 (line 1, column 8))");
   EXPECT_EQ(error_of<inner>(R"({"a":1,"s":""})", {.require_all_fields = true}), "ok");
-  EXPECT_EQ(error_of<inner>(R"({"a":1,"a":2})"), R"($: duplicate field "a", at offset 11)");
+  EXPECT_EQ(error_of<inner>(R"({"a":1,"a":2})"), R"($: duplicate field "a", at offset 11 (line 1, column 12))");
   EXPECT_EQ(refwire::from_json<inner>(R"({"\u0061":5})").a, 5);  // escaped keys match
   EXPECT_EQ(error_of<with_attrs>(R"({"cache":"x"})", {.reject_unknown_fields = true}),
-            R"($: unknown field "cache", at offset 9)");
+            R"($: unknown field "cache", at offset 9 (line 1, column 10))");
 }
 
 TEST(json_keys, nested_error_paths) {
   EXPECT_EQ(error_of<containers>(R"({"inners":[{"a":1},{"a":1,"s":5}]})"),
-            "$.inners[1].s: expected string, got number, at offset 30");
-  EXPECT_EQ(error_of<containers>(R"({"m":{"k":"v"}})"), R"($.m["k"]: expected integer, got string, at offset 10)");
-  EXPECT_EQ(error_of<wrappers>(R"({"oin":{"a":"x"}})"), "$.oin.a: expected integer, got string, at offset 12");
-  EXPECT_EQ(error_of<wrappers>(R"({"tup":[true,1,2]})"), "$.tup[2]: expected string, got number, at offset 15");
+            "$.inners[1].s: expected string, got number, at offset 30 (line 1, column 31)");
+  EXPECT_EQ(error_of<containers>(R"({"m":{"k":"v"}})"), R"($.m["k"]: expected integer, got string, at offset 10 (line 1, column 11))");
+  EXPECT_EQ(error_of<wrappers>(R"({"oin":{"a":"x"}})"), "$.oin.a: expected integer, got string, at offset 12 (line 1, column 13)");
+  EXPECT_EQ(error_of<wrappers>(R"({"tup":[true,1,2]})"), "$.tup[2]: expected string, got number, at offset 15 (line 1, column 16)");
 }
 
 TEST(json_api, throwing_and_prefix_forms) {
@@ -342,10 +342,10 @@ TEST(json_api, throwing_and_prefix_forms) {
     EXPECT_EQ(e.code(), refwire::errc::type_mismatch);
     EXPECT_EQ(e.path(), "$.s");
     EXPECT_EQ(e.offset(), 11u);
-    EXPECT_STREQ(e.what(), "$.s: expected string, got number, at offset 11");
+    EXPECT_STREQ(e.what(), "$.s: expected string, got number, at offset 11 (line 1, column 12)");
   }
   const std::string two = R"({"a":1,"s":"x"} {"a":2,"s":"y"})";
-  EXPECT_EQ(error_of<inner>(two), "$: 15 bytes of trailing content after the value, at offset 16");
+  EXPECT_EQ(error_of<inner>(two), "$: 15 bytes of trailing content after the value, at offset 16 (line 1, column 17)");
   inner v;
   std::size_t used = 0;
   ASSERT_FALSE(refwire::deserialize_prefix<refwire::json>(refwire::detail::as_bytes(two), v, used));
@@ -353,10 +353,10 @@ TEST(json_api, throwing_and_prefix_forms) {
   EXPECT_EQ(v, (inner{1, "x"}));
   ASSERT_FALSE(refwire::deserialize_prefix<refwire::json>(refwire::detail::as_bytes(two).subspan(used), v, used));
   EXPECT_EQ(v, (inner{2, "y"}));
-  EXPECT_EQ(error_of<inner>(R"({"a":1} x)"), "$: 1 bytes of trailing content after the value, at offset 8");
-  EXPECT_EQ(error_of<inner>(R"({"a":1}})"), "$: 1 bytes of trailing content after the value, at offset 7");
+  EXPECT_EQ(error_of<inner>(R"({"a":1} x)"), "$: 1 bytes of trailing content after the value, at offset 8 (line 1, column 9)");
+  EXPECT_EQ(error_of<inner>(R"({"a":1}})"), "$: 1 bytes of trailing content after the value, at offset 7 (line 1, column 8)");
   EXPECT_EQ(error_of<inner>(" {\"a\":1}\n\t "), "ok");
-  EXPECT_EQ(error_of<std::int32_t>("1 2"), "$: trailing content after the value, at offset 0");
+  EXPECT_EQ(error_of<std::int32_t>("1 2"), "$: trailing content after the value, at offset 0 (line 1, column 1)");
 }
 
 TEST(json_api, serialize_into_reused_buffer_and_bytes_form) {

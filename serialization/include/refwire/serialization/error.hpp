@@ -4,6 +4,9 @@
 //   refwire::error e = refwire::deserialize<refwire::binary>(bytes, value);
 //   if (e) std::cerr << e.message() << '\n';
 //   // "$.items[3].name: truncated string, needs 12 bytes, 4 left, at offset 13"
+//
+// JSON errors also say where in the text: line() and column() (1-based), and
+//   // "$.tags[1]: invalid literal \"tru\" (expected true), at offset 17 (line 2, column 10)"
 
 #include <cstddef>
 #include <cstdint>
@@ -44,7 +47,8 @@ enum class errc : std::uint8_t {
 
 /// The outcome of a non-throwing decode: falsy on success, truthy on failure
 /// (like std::error_code), with the code, the input offset and the path of the
-/// value that failed.
+/// value that failed. Errors in text formats (JSON) also carry the 1-based
+/// line and column of the offset; binary formats leave both 0.
 ///
 ///   if (refwire::error e = refwire::deserialize<refwire::binary>(bytes, p)) {
 ///     log(e.message());             // "$.name: truncated string, needs 12 bytes, 4 left, at offset 13"
@@ -55,21 +59,35 @@ class error {
   error() noexcept = default;
   error(errc code, std::size_t offset, std::string path, std::string reason)
       : code_(code), offset_(offset), path_(std::move(path)), reason_(std::move(reason)) {}
+  /// An error in a text format, at 1-based line and column (0, 0: no position in lines).
+  ///   refwire::error e(refwire::errc::invalid_json, 9, "$.a", "invalid number: expected a digit after '-'", 2, 4);
+  error(errc code, std::size_t offset, std::string path, std::string reason, std::size_t line, std::size_t column)
+      : code_(code), offset_(offset), line_(line), column_(column), path_(std::move(path)), reason_(std::move(reason)) {}
 
   explicit operator bool() const noexcept { return code_ != errc::ok; }
   [[nodiscard]] errc code() const noexcept { return code_; }
   /// Byte offset in the input where the failure was detected.
   [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
+  /// 1-based line of offset() in a text input (lines end at '\n'); 0 for binary formats.
+  ///   if (e.line() != 0) std::cerr << "line " << e.line() << ", column " << e.column();
+  [[nodiscard]] std::size_t line() const noexcept { return line_; }
+  /// 1-based column of offset() in its line, counted in characters (UTF-8
+  /// code points; a leading byte-order mark is not counted); 0 for binary formats.
+  [[nodiscard]] std::size_t column() const noexcept { return column_; }
   /// Path of the failing value: "$", "$.items[3].name", "$.m[\"key\"]".
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
   /// The reason alone: "truncated string, needs 12 bytes, 4 left".
   [[nodiscard]] const std::string& reason() const noexcept { return reason_; }
-  /// "<path>: <reason>, at offset <offset>"; empty on success.
+  /// "<path>: <reason>, at offset <offset>", followed by " (line <line>,
+  /// column <column>)" when line() is not 0; empty on success.
+  ///   "$.x: expected integer, got string, at offset 5 (line 1, column 6)"
   [[nodiscard]] std::string message() const;
 
  private:
   errc code_ = errc::ok;
   std::size_t offset_ = 0;
+  std::size_t line_ = 0;
+  std::size_t column_ = 0;
   std::string path_;
   std::string reason_;
 };
@@ -83,6 +101,9 @@ class decode_error : public std::runtime_error {
   explicit decode_error(refwire::error e);
   [[nodiscard]] errc code() const noexcept { return error_.code(); }
   [[nodiscard]] std::size_t offset() const noexcept { return error_.offset(); }
+  /// error::line() and error::column(): 1-based in JSON text, 0 for binary formats.
+  [[nodiscard]] std::size_t line() const noexcept { return error_.line(); }
+  [[nodiscard]] std::size_t column() const noexcept { return error_.column(); }
   [[nodiscard]] const std::string& path() const noexcept { return error_.path(); }
   [[nodiscard]] const std::string& reason() const noexcept { return error_.reason(); }
   [[nodiscard]] const refwire::error& details() const noexcept { return error_; }

@@ -37,6 +37,13 @@ namespace refwire {
 ///   std::vector<std::byte> text = refwire::serialize<refwire::json>(p);
 ///   point q = refwire::deserialize<point, refwire::json>(text);
 struct json {
+ private:
+  template <class T>
+  static bool decode_again(detail::json::reader& r, void* out) {
+    return r.start(false) && detail::json::read(r, *static_cast<T*>(out));
+  }
+
+ public:
   static constexpr std::string_view name = "json";
   /// The format's id in snapshot headers and RPC frames.
   static constexpr std::uint8_t id = 2;
@@ -56,6 +63,9 @@ struct json {
   /// Decodes a T from the JSON text in into out. With consumed == nullptr the
   /// value must span the whole input (anything but whitespace after it is an
   /// error); otherwise the bytes up to the next token after the value are stored there.
+  /// A UTF-8 byte-order mark opening the input is skipped (and counted in
+  /// offsets and in consumed). A failure carries its line and column; out is
+  /// then left in an unspecified (valid) state.
   ///
   ///   point p;
   ///   if (refwire::error e = refwire::json::decode(bytes, p, {}, nullptr)) log(e.message());
@@ -63,7 +73,9 @@ struct json {
   static error decode(std::span<const std::byte> in, T& out, const decode_options& options,
                       std::size_t* consumed) {
     detail::json::reader r(in, options);
-    if (!r.start(consumed != nullptr) || !detail::json::read(r, out) || !r.finish(consumed)) [[unlikely]] return detail::json::make_error(r);
+    if (!r.start(consumed != nullptr) || !detail::json::read(r, out) || !r.finish(consumed)) [[unlikely]] {
+      return detail::json::make_error(r, &decode_again<T>, &out, options);
+    }
     return {};
   }
 };
@@ -79,11 +91,12 @@ template <class T>
   return out;
 }
 
-/// Parses JSON text into a T; throws refwire::decode_error naming the path and offset.
+/// Parses JSON text into a T; throws refwire::decode_error naming the path,
+/// the offset, the line and the column.
 ///
 ///   point p = refwire::from_json<point>(R"({"x":1,"y":2.5,"name":"a"})");
 ///   try { refwire::from_json<point>(R"({"x":"1"})"); }
-///   catch (const refwire::decode_error& e) { /* "$.x: expected number, got string, at offset 5" */ }
+///   catch (const refwire::decode_error& e) { /* "$.x: expected integer, got string, at offset 5 (line 1, column 6)" */ }
 template <class T>
 [[nodiscard]] T from_json(std::string_view text, const decode_options& options = {}) {
   return deserialize<T, json>(text, options);

@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <refwire/serialization/detail/core/decode_context.hpp>
@@ -96,6 +97,9 @@ class reader : public decode_context {
   std::size_t value_at = 0;
   bool reject_unknown;
   bool require_all;
+  /// The failure was found before any value was read (simdjson's first
+  /// pass): make_error locates it and decodes again to learn its path.
+  bool before_values = false;
 
  private:
   std::span<const std::byte> in_;
@@ -113,8 +117,35 @@ bool fail_depth(reader& r);
 bool fail_elements(reader& r, std::uint64_t count);
 /// Past the allocation budget (detail::charge calls it).
 bool fail_alloc(reader& r, std::uint64_t bytes);
-/// The recorded failure as a refwire::error; with none recorded (a decode
-/// that stopped without saying why), invalid_json "decode failed".
-refwire::error make_error(reader& r);
+/// Decodes the root value again from a reader (make_error's second pass).
+using decode_again = bool (*)(reader& r, void* out);
+/// The recorded failure as a refwire::error, with its line and column; with
+/// none recorded (a decode that stopped without saying why), invalid_json
+/// "decode failed". A failure found before any value was read (an unescaped
+/// control character, an unterminated string) is located by a scan of the
+/// input, and its path found by decoding again (again(out)) the input cut
+/// just before the faulty string, where a value no type accepts then fails.
+refwire::error make_error(reader& r, decode_again again, void* out, const decode_options& options);
+
+// Diagnosis (src/json/read.cpp), on failure paths only: the exact fault in text simdjson rejected.
+/// A fault: its code, offset and reason; for find_string_fault also the
+/// offset of the faulty string's opening quote and the brackets that close
+/// the values open there (innermost first).
+struct token_fault {
+  std::size_t offset = 0;
+  errc code = errc::ok;
+  std::string reason;
+  std::size_t token = 0;
+  std::string closers;
+};
+/// The fault in the token (string, number, literal) at p[at], if it has one:
+/// "invalid number \"-\": expected a digit after '-'", "invalid literal \"tru\"
+/// (expected true)", "invalid escape \\q (...)" at the backslash, ...
+bool find_token_fault(const char* p, std::size_t n, std::size_t at, token_fault& f);
+/// The first string in [p, p + n) with an unescaped control character (at
+/// that byte) or with no closing quote (truncated, at its opening quote).
+bool find_string_fault(const char* p, std::size_t n, token_fault& f);
+/// 1-based line and column of offset in the text (error::line, error::column).
+std::pair<std::size_t, std::size_t> line_column(std::span<const std::byte> in, std::size_t offset) noexcept;
 
 }  // namespace refwire::detail::json

@@ -50,8 +50,12 @@ bool fail_timestamp(reader& r, std::string_view text, wire::rfc3339_status why);
 /// extra padding, zero unused bits). False on any deviation; why says which.
 bool base64_decode(std::string_view text, std::vector<std::byte>& out, std::string& why);
 /// Reads and discards the current value, checking that it is valid JSON (an
-/// unknown field's value; nesting counts against max_depth).
+/// unknown field's value; nesting counts against max_depth). A failure inside
+/// it names its path: "$.unknown[1]".
 bool skip_value(reader& r);
+/// Pushes the path segment of an object member that no field names: ".key"
+/// for a key of letters, digits and '_', else "[\"key\"]".
+void push_member(reader& r, std::string_view key);
 
 /// One more element (of node_bytes of storage) against the element and allocation budgets.
 inline bool count_element(reader& r, std::uint64_t node_bytes) {
@@ -168,7 +172,10 @@ bool read_record(reader& r, T& v) {
       i = find_name(table::names.data(), n, key, hint);
       if (i == n) {
         if (r.reject_unknown) [[unlikely]] return fail_unknown_field(r, key);
-        if (!skip_value(r)) [[unlikely]] return false;
+        if (!skip_value(r)) [[unlikely]] {
+          push_member(r, key);
+          return false;
+        }
         continue;
       }
     }
@@ -611,7 +618,10 @@ bool read(reader& r, T& v) {
       int k;
       while ((k = r.next_key(key)) == 1) {
         if (r.reject_unknown) [[unlikely]] return fail_unknown_field(r, key);
-        if (!skip_value(r)) [[unlikely]] return false;
+        if (!skip_value(r)) [[unlikely]] {
+          push_member(r, key);
+          return false;
+        }
       }
       return k == 0;
     } else if constexpr (described_record<T>) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <ratio>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -174,5 +175,14 @@ enum class rfc3339_status : std::uint8_t {
 /// "+hh:mm" / "-hh:mm" offset. The form format_rfc3339 writes takes a
 /// straight-line path. Compiled once (src/wire/time.cpp).
 rfc3339_status parse_rfc3339(std::string_view text, std::int64_t& ns) noexcept;
+
+/// What is wrong with a text parse_rfc3339 rejected: where in the text
+/// (index) and in words, e.g. "missing time-zone offset: expected 'Z' or
+/// +HH:MM after the seconds". For failure paths (src/wire/time.cpp).
+struct rfc3339_fault {
+  std::size_t index = 0;
+  std::string what;
+};
+rfc3339_fault describe_rfc3339(std::string_view text, rfc3339_status why);
 
 }  // namespace refwire::detail::wire
