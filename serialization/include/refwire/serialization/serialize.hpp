@@ -210,6 +210,17 @@ T deserialize(const In& /*in*/, const decode_options& /*options*/ = {}) {
   std::abort();
 }
 
+/// The throwing form given only a format (deserialize<Format>(bytes)): one readable error.
+///
+///   point p = refwire::deserialize<point, refwire::json>(bytes);          // not deserialize<refwire::json>(bytes)
+template <class F, class In>
+  requires(format<F>)
+void deserialize(const In& /*in*/, const decode_options& /*options*/ = {}) {
+  static_assert(detail::dependent_false<F>,
+                "refwire: deserialize: the throwing form is deserialize<T, Format>(bytes), the non-throwing form is "
+                "deserialize<Format>(bytes, value)");
+}
+
 /// The non-throwing form called with T first (deserialize<T, Format>(bytes,
 /// value) or deserialize<T>(bytes, value)): one readable error.
 ///

@@ -10,8 +10,11 @@
 //   BOOST_DESCRIBE_STRUCT(node, (), (v, next))
 //   refwire::serialize(node{});
 //   // error: refwire: a raw pointer is not serializable ...: use std::unique_ptr<T> or std::optional<T> ...
-//   // note (g++):   required from 'struct refwire::detail::field_check<node, fixed_string<4>{"next"}, node*, ...>'
-//   // note (clang): in instantiation of 'refwire::detail::field_check<node, &field_name<'n', 'e', 'x', 't'>::value, node *, ...>'
+//   // g++:   in 'constexpr' expansion of 'field_check<node, fixed_string<4>{"next"}, node*, via<> >::run<false>()'
+//   // clang: instantiation of 'field_check<node, &field_name<'n', 'e', 'x', 't'>::value, node *, via<>>::run<false>'
+//
+// A field of a nested record: via<...> lists the fields leading to its
+// owner, innermost first. A Boost.PFR aggregate's field: its index (1, 1UL).
 //
 // The entry points skip the format call (`if constexpr`) when the check
 // fails, so no second error follows. The search below runs only on failure;
