@@ -71,21 +71,23 @@ namespace detail {
 
 /// The rule behind can_carry, for any F with a `positional` member.
 template <class T, class F>
-inline constexpr bool carries = serializable<T> && (F::positional || !unnamed_record<T>);
+inline constexpr bool carries = deep_ok<T, !F::positional>;
 
 }  // namespace detail
 
 /// True when format F can encode and decode T: T is serializable, and a named
 /// format (F::positional == false, such as JSON) gets field names from it (a
-/// plain aggregate walked by Boost.PFR has none). The same rule serialize,
-/// deserialize and load_snapshot check on T itself. As there, only T is
-/// looked at: its fields are checked where they are walked, so a described
-/// struct with a plain-aggregate field passes this test for JSON and still
-/// fails to compile when JSON walks it.
+/// plain aggregate walked by Boost.PFR has none). Fields are looked at too,
+/// however deeply nested: a described struct with a plain-aggregate field
+/// cannot be carried by JSON. The same rule serialize, deserialize and
+/// load_snapshot check (and, when it fails, report naming the field).
 ///
 ///   struct plain { int a; };                     // PFR only
+///   struct outer { plain p; };
+///   BOOST_DESCRIBE_STRUCT(outer, (), (p))
 ///   static_assert(refwire::can_carry<plain, refwire::binary>);
 ///   static_assert(!refwire::can_carry<plain, refwire::json>);
+///   static_assert(!refwire::can_carry<outer, refwire::json>);   // outer.p has no names
 ///   if constexpr (refwire::can_carry<T, F>) return refwire::serialize<F>(v);
 template <class T, format F>
 inline constexpr bool can_carry = detail::carries<T, F>;

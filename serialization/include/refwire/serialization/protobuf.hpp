@@ -78,9 +78,13 @@ struct protobuf {
 ///
 ///   std::string text = refwire::proto_schema<point>("my.pkg");
 ///   std::ofstream("point.proto") << text;   // protoc --cpp_out=. point.proto
-template <serializable T>
+template <class T>
 [[nodiscard]] std::string proto_schema(std::string_view package = {}) {
-  return detail::pb::schema<T>(package);
+  if constexpr (detail::check_serializable<T, protobuf>()) {
+    return detail::pb::schema<T>(package);
+  } else {
+    return {};
+  }
 }
 
 }  // namespace refwire

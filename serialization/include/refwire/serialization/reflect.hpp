@@ -564,38 +564,199 @@ constexpr void for_each_field_type(F&& f) {
 
 namespace detail {
 
+/// A PFR aggregate with fields: a format that names fields cannot carry it
+/// (a fieldless one, such as std::monostate, is written as `{}`).
 template <class T>
-consteval bool is_serializable() {
-  constexpr shape s = shape_of<T>();
-  if constexpr (s == shape::none) {
-    return false;
-  } else if constexpr (s == shape::codec) {
-    return is_serializable<typename codec<T>::wire>();
-  } else if constexpr (s == shape::optional || s == shape::sequence) {
-    return is_serializable<typename T::value_type>();
-  } else if constexpr (s == shape::fixed_array) {
-    return is_serializable<typename element_of<T>::type>();
-  } else if constexpr (s == shape::pointer) {
-    return is_serializable<typename T::element_type>();
-  } else if constexpr (s == shape::set) {
-    return is_serializable<typename T::key_type>();
-  } else if constexpr (s == shape::map) {
-    return is_serializable<typename T::key_type>() && is_serializable<typename T::mapped_type>();
-  } else if constexpr (s == shape::variant || s == shape::tuple) {
-    return []<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
-      return (is_serializable<Ts>() && ...);
-    }(std::type_identity<T>{});
+consteval bool needs_names() {
+  if constexpr (aggregate_record<T>) {
+    return boost::pfr::tuple_size_v<T> != 0;
   } else {
-    return true;  // scalars, strings, blobs, time values; records: fields are checked where they are
-                  // walked (recursive types stay legal)
+    return false;
   }
 }
 
+/// True when T's own shape is one refwire carries, looking through
+/// containers, optionals, pointers, variants, tuples and codecs down to the
+/// leaves. A record counts as carried here (its fields are checked on their
+/// own, see deep_ok), unless `Named` asks for field names and T is a PFR
+/// aggregate, or its BOOST_DESCRIBE_STRUCT failed to expand.
+template <class T, bool Named>
+consteval bool shape_ok() {
+  constexpr shape s = shape_of<T>();
+  if constexpr (Named && std::rank_v<T> > 1) {
+    return shape_ok<std::remove_extent_t<T>, Named>();  // JSON writes a C array of arrays as nested arrays
+  } else if constexpr (s == shape::none) {
+    return false;
+  } else if constexpr (s == shape::codec) {
+    return shape_ok<typename codec<T>::wire, Named>();
+  } else if constexpr (s == shape::optional || s == shape::sequence) {
+    return shape_ok<typename T::value_type, Named>();
+  } else if constexpr (s == shape::fixed_array) {
+    return shape_ok<typename element_of<T>::type, Named>();
+  } else if constexpr (s == shape::pointer) {
+    return shape_ok<typename T::element_type, Named>();
+  } else if constexpr (s == shape::set) {
+    return shape_ok<typename T::key_type, Named>();
+  } else if constexpr (s == shape::map) {
+    return shape_ok<typename T::key_type, Named>() && shape_ok<typename T::mapped_type, Named>();
+  } else if constexpr (s == shape::variant || s == shape::tuple) {
+    return []<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
+      return (shape_ok<Ts, Named>() && ...);
+    }(std::type_identity<T>{});
+  } else if constexpr (s == shape::record) {
+    return !broken_description<T> && !(Named && needs_names<T>());
+  } else {
+    return true;  // scalars, strings, blobs, time values
+  }
+}
+
+/// The records T reaches without going through another record (T itself
+/// when it is one), as an mp_list.
+template <class T>
+constexpr auto records_in_f() {
+  constexpr shape s = shape_of<T>();
+  if constexpr (std::rank_v<T> > 1) {
+    return records_in_f<std::remove_extent_t<T>>();
+  } else if constexpr (s == shape::codec) {
+    return records_in_f<typename codec<T>::wire>();
+  } else if constexpr (s == shape::optional || s == shape::sequence) {
+    return records_in_f<typename T::value_type>();
+  } else if constexpr (s == shape::fixed_array) {
+    return records_in_f<typename element_of<T>::type>();
+  } else if constexpr (s == shape::pointer) {
+    return records_in_f<typename T::element_type>();
+  } else if constexpr (s == shape::set) {
+    return records_in_f<typename T::key_type>();
+  } else if constexpr (s == shape::map) {
+    return boost::mp11::mp_append<decltype(records_in_f<typename T::key_type>()),
+                                  decltype(records_in_f<typename T::mapped_type>())>{};
+  } else if constexpr (s == shape::variant || s == shape::tuple) {
+    return []<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
+      return boost::mp11::mp_append<boost::mp11::mp_list<>, decltype(records_in_f<Ts>())...>{};
+    }(std::type_identity<T>{});
+  } else if constexpr (s == shape::record) {
+    return boost::mp11::mp_list<T>{};
+  } else {
+    return boost::mp11::mp_list<>{};
+  }
+}
+
+template <class T>
+using records_in_t = decltype(records_in_f<T>());
+
+/// Aggregate-initialization probes: one binds to any lvalue reference (and
+/// copies into any copyable value), the other yields a prvalue of any type,
+/// which a non-const lvalue reference member cannot bind to.
+struct any_lvalue_probe {
+  template <class U>
+  operator U&() const noexcept;
+};
+struct any_prvalue_probe {
+  template <class U>
+  operator U() const noexcept;
+};
+
+template <std::size_t J, std::size_t I>
+using probe_t = std::conditional_t<J == I, any_lvalue_probe, any_prvalue_probe>;
+
+/// T{prvalue..., lvalue (at I), prvalue...} compiles (I == N: prvalues only).
+template <class T, std::size_t I, std::size_t... J>
+consteval bool inits_with_lvalue_at(std::index_sequence<J...>) {
+  return requires { T{probe_t<J, I>{}...}; };
+}
+
+/// The index of an aggregate's lvalue-reference member, or N (its field
+/// count) when it has none or more than one. Boost.PFR reads through a
+/// reference, so the walk sees the referenced type. Only aggregates that are
+/// not default constructible are probed (a reference member without a
+/// default member initializer makes them so).
+template <class T, std::size_t N>
+consteval std::size_t reference_member_index() {
+  if constexpr (std::is_default_constructible_v<T> || inits_with_lvalue_at<T, N>(std::make_index_sequence<N>{})) {
+    return N;
+  } else {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      std::size_t found = N;
+      ((found = (found == N && inits_with_lvalue_at<T, I>(std::make_index_sequence<N>{})) ? I : found), ...);
+      return found;
+    }(std::make_index_sequence<N>{});
+  }
+}
+
+/// An aggregate record's reference member's index, or its field count.
+template <class R>
+constexpr std::size_t reference_field_index() {
+  if constexpr (aggregate_record<R>) {
+    return reference_member_index<R, boost::pfr::tuple_size_v<R>>();
+  } else {
+    return boost::mp11::mp_size<typename fields_of<R>::type>::value;
+  }
+}
+
+template <class R>
+inline constexpr bool has_reference_field =
+    reference_field_index<R>() != boost::mp11::mp_size<typename fields_of<R>::type>::value;
+
+/// One record's own checks, computed once per record type: whether every
+/// walked field's shape is carried, and which records its fields reach.
+template <class R>
+struct record_facts {
+  template <class F>
+  using reached = records_in_t<typename F::type>;
+  using children =
+      boost::mp11::mp_unique<boost::mp11::mp_apply<boost::mp11::mp_append,
+                                                    boost::mp11::mp_push_front<boost::mp11::mp_transform<
+                                                        reached, walked_fields_t<R>>, boost::mp11::mp_list<>>>>;
+  template <bool Named>
+  static constexpr bool fields_ok = !has_reference_field<R> && []<class... Fs>(boost::mp11::mp_list<Fs...>) {
+    return (shape_ok<typename Fs::type, Named>() && ...);
+  }(walked_fields_t<R>{});
+};
+
+/// Every record reachable from the worklist `Work` (each once: recursive
+/// types end where a record is met again).
+template <class Work, class Seen>
+struct reachable_records {
+  using type = Seen;
+};
+template <class W, class... Ws, class Seen>
+struct reachable_records<boost::mp11::mp_list<W, Ws...>, Seen> {
+  using type = typename boost::mp11::mp_if<
+      boost::mp11::mp_contains<Seen, W>, reachable_records<boost::mp11::mp_list<Ws...>, Seen>,
+      reachable_records<boost::mp11::mp_append<boost::mp11::mp_list<Ws...>, typename record_facts<W>::children>,
+                        boost::mp11::mp_push_back<Seen, W>>>::type;
+};
+
+template <class T, bool Named>
+consteval bool deep_check() {
+  if constexpr (!shape_ok<T, Named>()) {
+    return false;
+  } else {
+    return []<class... Rs>(boost::mp11::mp_list<Rs...>) {
+      return (record_facts<Rs>::template fields_ok<Named> && ...);
+    }(typename reachable_records<records_in_t<T>, boost::mp11::mp_list<>>::type{});
+  }
+}
+
+/// True when T and every type it reaches (record fields included, however
+/// deeply nested) are carried; `Named`: by a format that needs field names.
+/// Computed once per type.
+template <class T, bool Named>
+inline constexpr bool deep_ok = deep_check<T, Named>();
+
 }  // namespace detail
 
-/// True when refwire can encode T in a positional format (binary, protobuf).
+/// True when refwire can encode T in a positional format (binary, protobuf):
+/// T and, for a record, every field it walks (however deeply nested) have a
+/// shape refwire carries. Recursive types (through std::unique_ptr,
+/// std::optional or a container) are serializable.
+///
+///   struct point { int x; double y; };
+///   struct holder { point p; int* raw; };
+///   static_assert(refwire::serializable<point>);
+///   static_assert(!refwire::serializable<holder>);    // the raw pointer
 template <class T>
-concept serializable = detail::is_serializable<T>();
+concept serializable = detail::deep_ok<T, false>;
 
 // ---------------------------------------------------------- canonical names
 

@@ -13,12 +13,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <span>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include <refwire/serialization/compression.hpp>
+#include <refwire/serialization/detail/core/diagnose.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/format.hpp>
 #include <refwire/serialization/options.hpp>
@@ -34,15 +36,26 @@ struct binary;
 namespace detail {
 
 /// True when T can be used with F; otherwise fails with one readable message
-/// (callers skip the format call then, so no second error follows).
+/// naming the offending field (callers skip the format call then, so no
+/// second error follows). See detail/core/diagnose.hpp.
 template <class T, class F>
 constexpr bool check_serializable() {
-  static_assert(serializable<T>,
-                "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "
-                "make it an aggregate, or specialize refwire::codec<T>");
-  static_assert(F::positional || !unnamed_record<T>,
-                "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
-  return carries<T, F>;
+  return check_carried<T, !F::positional>();
+}
+
+/// The throwing deserialize (Snapshot: load_snapshot / decode_snapshot)
+/// decodes into a value-initialized T: true when it can, otherwise one
+/// readable error.
+template <class T, bool Snapshot = false>
+constexpr bool check_default_constructible() {
+  static_assert(Snapshot || std::is_default_constructible_v<T>,
+                "refwire: deserialize<T>: T must be default constructible (it is decoded into a value-initialized "
+                "T); add a default constructor, or decode into an existing object with "
+                "deserialize<Format>(bytes, value)");
+  static_assert(!Snapshot || std::is_default_constructible_v<T>,
+                "refwire: load_snapshot<T> / decode_snapshot<T>: T must be default constructible (it is decoded "
+                "into a value-initialized T); add a default constructor");
+  return std::is_default_constructible_v<T>;
 }
 
 inline std::span<const std::byte> as_bytes(std::string_view s) noexcept {
@@ -129,12 +142,15 @@ void serialize(const T& /*v*/, std::vector<std::byte>& /*out*/, const encode_opt
 template <class T, format F = binary>
   requires(!format<T>)
 [[nodiscard]] T deserialize(std::span<const std::byte> in, const decode_options& options = {}) {
-  static_assert(std::is_default_constructible_v<T>, "refwire: a decoded type must be default constructible");
-  T out{};
-  if constexpr (detail::check_serializable<T, F>()) {
+  if constexpr (!detail::check_serializable<T, F>()) {
+    std::abort();  // not reached: the check failed to compile
+  } else if constexpr (!detail::check_default_constructible<T>()) {
+    std::abort();  // not reached: the check failed to compile
+  } else {
+    T out{};
     if (error e = detail::decode_with<F>(in, out, options, nullptr)) throw decode_error(std::move(e));
+    return out;
   }
-  return out;
 }
 
 /// Text-input form of the throwing deserialize (JSON text, or bytes kept in a std::string).
@@ -181,6 +197,78 @@ template <format F, class T>
   } else {
     return {};
   }
+}
+
+/// deserialize with its template arguments in the wrong order: one readable
+/// error instead of a list of candidates. The throwing form is
+/// deserialize<T, Format>(bytes), the non-throwing one deserialize<Format>(bytes, value).
+///
+///   point p = refwire::deserialize<point, refwire::protobuf>(bytes);       // not <refwire::protobuf, point>
+template <class F, class T, class In>
+  requires(format<F> && !format<T>)
+T deserialize(const In& /*in*/, const decode_options& /*options*/ = {}) {
+  static_assert(detail::dependent_false<F>,
+                "refwire: deserialize: the throwing form is deserialize<T, Format>(bytes), the non-throwing form is "
+                "deserialize<Format>(bytes, value)");
+  std::abort();
+}
+
+/// The throwing form given only a format (deserialize<Format>(bytes)): one readable error.
+///
+///   point p = refwire::deserialize<point, refwire::json>(bytes);          // not deserialize<refwire::json>(bytes)
+template <class F, class In>
+  requires(format<F>)
+void deserialize(const In& /*in*/, const decode_options& /*options*/ = {}) {
+  static_assert(detail::dependent_false<F>,
+                "refwire: deserialize: the throwing form is deserialize<T, Format>(bytes), the non-throwing form is "
+                "deserialize<Format>(bytes, value)");
+}
+
+/// The non-throwing form called with T first (deserialize<T, Format>(bytes,
+/// value) or deserialize<T>(bytes, value)): one readable error.
+///
+///   refwire::error e = refwire::deserialize<refwire::protobuf>(bytes, p);  // not <point, refwire::protobuf>
+template <class T, class F, class In, class U>
+  requires(!format<T> && format<F> && !std::is_same_v<std::remove_cv_t<U>, decode_options>)
+error deserialize(const In& /*in*/, U& /*out*/, const decode_options& /*options*/ = {}) {
+  static_assert(detail::dependent_false<T>,
+                "refwire: deserialize: the throwing form is deserialize<T, Format>(bytes), the non-throwing form is "
+                "deserialize<Format>(bytes, value)");
+  return {};
+}
+
+/// The overload above without a format argument (deserialize<T>(bytes, value)).
+template <class T, class In, class U>
+  requires(!format<T> && !std::is_same_v<std::remove_cv_t<U>, decode_options>)
+error deserialize(const In& /*in*/, U& /*out*/, const decode_options& /*options*/ = {}) {
+  static_assert(detail::dependent_false<T>,
+                "refwire: deserialize: the throwing form is deserialize<T, Format>(bytes), the non-throwing form is "
+                "deserialize<Format>(bytes, value)");
+  return {};
+}
+
+/// deserialize_prefix with T first (deserialize_prefix<T>(...) or
+/// deserialize_prefix<T, Format>(...)): one readable error. The form is
+/// deserialize_prefix<Format>(bytes, value, consumed).
+///
+///   refwire::error e = refwire::deserialize_prefix<refwire::binary>(in, v, used);
+template <class T, class In, class U>
+  requires(!format<T>)
+error deserialize_prefix(const In& /*in*/, U& /*out*/, std::size_t& /*consumed*/,
+                         const decode_options& /*options*/ = {}) {
+  static_assert(detail::dependent_false<T>,
+                "refwire: deserialize_prefix: the form is deserialize_prefix<Format>(bytes, value, consumed)");
+  return {};
+}
+
+/// The overload above with the format second (deserialize_prefix<T, Format>(...)).
+template <class T, class F, class In, class U>
+  requires(!format<T> && format<F>)
+error deserialize_prefix(const In& /*in*/, U& /*out*/, std::size_t& /*consumed*/,
+                         const decode_options& /*options*/ = {}) {
+  static_assert(detail::dependent_false<T>,
+                "refwire: deserialize_prefix: the form is deserialize_prefix<Format>(bytes, value, consumed)");
+  return {};
 }
 
 }  // namespace refwire

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -144,13 +145,15 @@ template <class T>
   requires(!format<T>)
 [[nodiscard]] T decode_snapshot(std::span<const std::byte> bytes, const decode_options& options = {},
                                 const std::filesystem::path& file = "<memory>") {
-  static_assert(serializable<T>,
-                "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "
-                "make it an aggregate, or specialize refwire::codec<T>");
-  static_assert(std::is_default_constructible_v<T>, "refwire: a decoded type must be default constructible");
-  T out{};
-  if constexpr (serializable<T>) detail::snap::decode_into(bytes, out, options, file);
-  return out;
+  if constexpr (!detail::check_carried<T, false>()) {
+    std::abort();  // not reached: the check failed to compile
+  } else if constexpr (!detail::check_default_constructible<T, true>()) {
+    std::abort();  // not reached: the check failed to compile
+  } else {
+    T out{};
+    detail::snap::decode_into(bytes, out, options, file);
+    return out;
+  }
 }
 
 /// Saves value to path in format F (binary by default), crash-safely: a new

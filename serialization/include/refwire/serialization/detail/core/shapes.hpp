@@ -26,6 +26,7 @@
 #include <variant>
 #include <vector>
 
+#include <boost/describe/bases.hpp>
 #include <boost/describe/members.hpp>
 
 #include <refwire/serialization/types.hpp>
@@ -114,6 +115,17 @@ namespace refwire {
 /// A type Boost.Describe describes (BOOST_DESCRIBE_STRUCT / BOOST_DESCRIBE_CLASS).
 template <class T>
 concept described_record = std::is_class_v<T> && boost::describe::has_describe_members<T>::value;
+
+/// A type whose BOOST_DESCRIBE_STRUCT did not expand (more than 52 members,
+/// Boost.Describe's limit): the macro declared T's bases but not its members.
+/// The compiler has already reported the macro; refwire adds nothing.
+///
+///   static_assert(!refwire::detail::broken_description<point>);
+namespace detail {
+template <class T>
+concept broken_description = std::is_class_v<T> && boost::describe::has_describe_bases<T>::value &&
+                             !boost::describe::has_describe_members<T>::value;
+}  // namespace detail
 
 /// A plain aggregate Boost.PFR can walk: positional formats only.
 template <class T>

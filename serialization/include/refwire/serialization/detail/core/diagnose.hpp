@@ -1,0 +1,304 @@
+#pragma once
+// Compile errors a user can read: the check every entry point (serialize,
+// deserialize, to_json, proto_schema, snapshots) makes before it calls a
+// format. check_serializable<T, F>() is true when F can carry T and every
+// type T reaches; otherwise it fails with exactly one refwire static_assert,
+// advice for the kind of the offending type, and instantiation notes that
+// name the offending field, its owner and its type:
+//
+//   struct node { int v; node* next; };
+//   BOOST_DESCRIBE_STRUCT(node, (), (v, next))
+//   refwire::serialize(node{});
+//   // error: refwire: a raw pointer is not serializable ...: use std::unique_ptr<T> or std::optional<T> ...
+//   // g++:   in 'constexpr' expansion of 'field_check<node, fixed_string<5>{"next"}, node*, via<> >::run<false>()'
+//   // clang: instantiation of 'field_check<node, &field_name<'n', 'e', 'x', 't'>::value, node *, via<>>::run<false>'
+//
+// A field of a nested record: via<...> lists the fields leading to its
+// owner, innermost first. A Boost.PFR aggregate's field: its index (1, 1UL).
+//
+// The entry points skip the format call (`if constexpr`) when the check
+// fails, so no second error follows. The search below runs only on failure;
+// success is decided by detail::deep_ok (reflect.hpp), computed once per type.
+
+#include <cstddef>
+#include <functional>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
+
+#include <refwire/serialization/reflect.hpp>
+
+namespace refwire::detail {
+
+// ------------------------------------------------------------ field labels
+
+#if defined(__clang__)
+/// A field's name as template arguments: clang prints a char pack readably
+/// ('n', 'e', 'x', 't'), not a class-type constant.
+template <char... Cs>
+struct field_name {
+  static constexpr char value = 0;
+};
+
+template <class F, std::size_t... I>
+constexpr auto field_label_of(std::index_sequence<I...>) {
+  return &field_name<F::member_name[I]...>::value;
+}
+#else
+/// A field's name as a template argument: g++ prints it as a string
+/// (fixed_string<5>{"next"}, reflect.hpp's fixed_string, which counts the
+/// terminating zero).
+template <class F, std::size_t... I>
+constexpr auto field_label_of(std::index_sequence<I...>) {
+  return fixed_string<sizeof...(I) + 1>(F::member_name);
+}
+#endif
+
+/// What the notes call field F: its C++ member name, or its index for a
+/// Boost.PFR aggregate (whose fields have no names).
+template <class F>
+inline constexpr auto field_label = [] {
+  if constexpr (F::member_name.empty()) {
+    return F::index;
+  } else {
+    return field_label_of<F>(std::make_index_sequence<F::member_name.size()>{});
+  }
+}();
+
+// ----------------------------------------------------------------- advice
+
+enum class unserializable_kind : unsigned char {
+  raw_pointer,
+  function,
+  long_double,
+  view,
+  reference,
+  needs_names,
+  broken_description,
+  other,
+};
+
+template <class T> struct is_std_function : std::false_type {};
+template <class S> struct is_std_function<std::function<S>> : std::true_type {};
+
+template <class T> struct is_view : std::false_type {};
+template <class C, class Tr> struct is_view<std::basic_string_view<C, Tr>> : std::true_type {};
+template <class T, std::size_t N> struct is_view<std::span<T, N>> : std::true_type {};
+
+template <class T>
+consteval unserializable_kind kind_of() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_reference_v<T>) return unserializable_kind::reference;
+  else if constexpr (std::is_pointer_v<U>) return unserializable_kind::raw_pointer;
+  else if constexpr (is_std_function<U>::value) return unserializable_kind::function;
+  else if constexpr (std::is_same_v<U, long double>) return unserializable_kind::long_double;
+  else if constexpr (is_view<U>::value) return unserializable_kind::view;
+  else if constexpr (broken_description<U>) return unserializable_kind::broken_description;
+  else if constexpr (shape_of<U>() == shape::record && needs_names<U>()) return unserializable_kind::needs_names;
+  else return unserializable_kind::other;
+}
+
+/// The error itself, for the type L that cannot be carried (T itself, or the
+/// innermost offending type of a field: int* in std::vector<int*>). Exactly
+/// one static_assert fails; none for a BOOST_DESCRIBE_STRUCT that did not
+/// expand, which the compiler has already reported.
+template <class L>
+constexpr bool unserializable() {
+  constexpr unserializable_kind kind = kind_of<L>();
+  static_assert(kind != unserializable_kind::raw_pointer,
+                "refwire: a raw pointer is not serializable (it does not own what it points to): "
+                "use std::unique_ptr<T> or std::optional<T> (std::string for text)");
+  static_assert(kind != unserializable_kind::function,
+                "refwire: std::function is not serializable: functions cannot be serialized; "
+                "store what selects the behaviour (an enum, a name) and rebuild the function after decoding");
+  static_assert(kind != unserializable_kind::long_double,
+                "refwire: long double is not serializable (its size and format differ between platforms): "
+                "use double");
+  static_assert(kind != unserializable_kind::view,
+                "refwire: a view (std::string_view, std::span) is not serializable: a view does not own its "
+                "bytes; use std::string / std::vector");
+  static_assert(kind != unserializable_kind::reference,
+                "refwire: a reference member is not serializable: store the value, or a std::unique_ptr<T>");
+  static_assert(kind != unserializable_kind::needs_names,
+                "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
+  static_assert(kind != unserializable_kind::other,
+                "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "
+                "make it an aggregate, or specialize refwire::codec<T>");
+  return false;
+}
+
+/// The first type inside T (T itself, or an element, key, value, alternative
+/// or codec surrogate, looking through containers but not into records) whose
+/// shape is not carried. void when there is none.
+template <class T, bool Named>
+constexpr auto first_bad_leaf() {
+  constexpr shape s = shape_of<T>();
+  if constexpr (shape_ok<T, Named>()) {
+    return std::type_identity<void>{};
+  } else if constexpr (Named && std::rank_v<T> > 1) {
+    return first_bad_leaf<std::remove_extent_t<T>, Named>();
+  } else if constexpr (s == shape::codec) {
+    return first_bad_leaf<typename codec<T>::wire, Named>();
+  } else if constexpr (s == shape::optional || s == shape::sequence) {
+    return first_bad_leaf<typename T::value_type, Named>();
+  } else if constexpr (s == shape::fixed_array) {
+    return first_bad_leaf<typename element_of<T>::type, Named>();
+  } else if constexpr (s == shape::pointer) {
+    return first_bad_leaf<typename T::element_type, Named>();
+  } else if constexpr (s == shape::set) {
+    return first_bad_leaf<typename T::key_type, Named>();
+  } else if constexpr (s == shape::map) {
+    if constexpr (!shape_ok<typename T::key_type, Named>()) return first_bad_leaf<typename T::key_type, Named>();
+    else return first_bad_leaf<typename T::mapped_type, Named>();
+  } else if constexpr (s == shape::variant || s == shape::tuple) {
+    return []<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
+      using first = boost::mp11::mp_at<
+          boost::mp11::mp_list<Ts...>,
+          boost::mp11::mp_find<boost::mp11::mp_list<std::bool_constant<!shape_ok<Ts, Named>()>...>, std::true_type>>;
+      return first_bad_leaf<first, Named>();
+    }(std::type_identity<T>{});
+  } else {
+    return std::type_identity<T>{};  // none, or a record that cannot be carried
+  }
+}
+
+template <class T, bool Named>
+using first_bad_leaf_t = typename decltype(first_bad_leaf<T, Named>())::type;
+
+// ------------------------------------------------------------------ paths
+
+/// One step of the path to an offending field: record Owner's field Name, of type Field.
+template <class Owner, auto Name, class Field>
+struct at {};
+
+/// The fields that lead to the record holding the offending field, innermost
+/// first: via<at<inner_owner, ...>, at<outer_owner, ...>> (empty: the checked
+/// type's own field).
+template <class... Steps>
+struct via {};
+
+/// The notes' subject: Owner's field Name, of type Field, cannot be carried
+/// (Field itself, or a type inside it such as int* in std::vector<int*>).
+/// Outer lists the fields that lead to Owner.
+template <class Owner, auto Name, class Field, class Outer>
+struct field_check {
+  template <bool Named>
+  static constexpr bool run() {
+    return unserializable<first_bad_leaf_t<Field, Named>>();
+  }
+};
+
+/// The checked type itself cannot be carried.
+template <class T>
+struct type_check {
+  template <bool Named>
+  static constexpr bool run() {
+    return unserializable<first_bad_leaf_t<T, Named>>();
+  }
+};
+
+/// Nothing found (not when deep_ok is false): no error of refwire's own.
+struct nothing_found {
+  template <bool Named>
+  static constexpr bool run() {
+    return false;
+  }
+};
+
+template <class X, class Outer>
+struct bad_at;
+template <class X>
+struct bad_at<X, via<>> {
+  using type = type_check<X>;
+};
+template <class X, class Owner, auto Name, class Field, class... Rest>
+struct bad_at<X, via<at<Owner, Name, Field>, Rest...>> {
+  using type = field_check<Owner, Name, Field, via<Rest...>>;
+};
+
+template <class Step, class Outer>
+struct push_step;
+template <class Step, class... Steps>
+struct push_step<Step, via<Steps...>> {
+  using type = via<Step, Steps...>;
+};
+
+template <class X, bool Named, class Stack, class Outer>
+constexpr auto find_bad();
+
+/// The first offending field among R's walked fields.
+template <class R, bool Named, class Stack, class Outer, class... Fs>
+constexpr auto find_in_fields(boost::mp11::mp_list<Fs...>) {
+  return []<class F0, class... Rest>(std::type_identity<F0>, std::type_identity<Rest>...) {
+    using step = at<R, field_label<F0>, typename F0::type>;
+    using r = decltype(find_bad<typename F0::type, Named, boost::mp11::mp_push_back<Stack, R>,
+                                typename push_step<step, Outer>::type>());
+    if constexpr (!std::is_same_v<r, std::type_identity<nothing_found>> || sizeof...(Rest) == 0) {
+      return r{};
+    } else {
+      return find_in_fields<R, Named, Stack, Outer>(boost::mp11::mp_list<Rest...>{});
+    }
+  }(std::type_identity<Fs>{}...);
+}
+
+/// The first offending field of record R, unless R is on the current path.
+template <class R, bool Named, class Stack, class Outer>
+constexpr auto find_in_record() {
+  if constexpr (boost::mp11::mp_contains<Stack, R>::value || boost::mp11::mp_empty<walked_fields_t<R>>::value) {
+    return std::type_identity<nothing_found>{};
+  } else if constexpr (has_reference_field<R>) {
+    using F = boost::mp11::mp_at_c<typename fields_of<R>::type, reference_field_index<R>()>;
+    using ref = std::add_lvalue_reference_t<typename F::type>;
+    return std::type_identity<field_check<R, field_label<F>, ref, Outer>>{};
+  } else {
+    return find_in_fields<R, Named, Stack, Outer>(walked_fields_t<R>{});
+  }
+}
+
+/// The first offending record field reached through X's records.
+template <bool Named, class Stack, class Outer, class... Rs>
+constexpr auto find_in_records(boost::mp11::mp_list<Rs...>) {
+  return []<class R0, class... Rest>(std::type_identity<R0>, std::type_identity<Rest>...) {
+    using r = decltype(find_in_record<R0, Named, Stack, Outer>());
+    if constexpr (!std::is_same_v<r, std::type_identity<nothing_found>> || sizeof...(Rest) == 0) {
+      return r{};
+    } else {
+      return find_in_records<Named, Stack, Outer>(boost::mp11::mp_list<Rest...>{});
+    }
+  }(std::type_identity<Rs>{}...);
+}
+
+/// Depth-first search, in field order, for the first type that cannot be
+/// carried; X is reached through the fields Outer. Records on the current
+/// path (Stack) are not entered again, and subtrees deep_ok accepts are not
+/// entered at all. The result names the check that reports it.
+template <class X, bool Named, class Stack, class Outer>
+constexpr auto find_bad() {
+  if constexpr (deep_ok<X, Named>) {
+    return std::type_identity<nothing_found>{};
+  } else if constexpr (!shape_ok<X, Named>()) {
+    return std::type_identity<typename bad_at<X, Outer>::type>{};
+  } else if constexpr (boost::mp11::mp_empty<records_in_t<X>>::value) {
+    return std::type_identity<nothing_found>{};
+  } else {
+    return find_in_records<Named, Stack, Outer>(records_in_t<X>{});
+  }
+}
+
+/// True when a format that needs field names (Named) or not can carry T;
+/// otherwise one readable error (see the top of this file) and false.
+template <class T, bool Named>
+constexpr bool check_carried() {
+  if constexpr (deep_ok<T, Named>) {
+    return true;
+  } else {
+    using check = typename decltype(find_bad<T, Named, boost::mp11::mp_list<>, via<>>())::type;
+    return check::template run<Named>();
+  }
+}
+
+}  // namespace refwire::detail
