@@ -6,7 +6,7 @@
 //   // "$.items[3].name: truncated string, needs 12 bytes, 4 left, at offset 13"
 //
 // JSON errors also say where in the text: line() and column() (1-based), and
-//   // "$.tags[1]: invalid literal \"tru\" (expected true), at offset 17 (line 2, column 10)"
+//   // "$.tags[1]: invalid literal \"tru\" (expected true), at offset 22 (line 2, column 14)"
 
 #include <cstddef>
 #include <cstdint>

@@ -35,8 +35,7 @@ BOOST_DESCRIBE_STRUCT(format_probe, (), (value))
 }  // namespace detail
 
 /// A format tag: binary, json, protobuf (or one of your own). A format is an
-/// empty struct with a name, a one-byte id (recorded in snapshot headers and
-/// RPC frames), whether it identifies fields by position (true) or by name
+/// empty struct with a name, a one-byte id (recorded in snapshot headers), whether it identifies fields by position (true) or by name
 /// (false), and static encode / decode templates:
 ///
 ///   struct my_format {

@@ -1,9 +1,9 @@
 #pragma once
 // refwire/serialization/formats.hpp: the format registry. Every format refwire
 // has, as a compile-time list and by its one-byte id (the byte that snapshot
-// headers and RPC frames record). The one header that includes every format.
+// headers record; the planned RPC frames will too). The one header that includes every format.
 //
-//   // the format id read from a file header or a connection's handshake:
+//   // the format id read from a file header:
 //   if (!refwire::visit_format(id, [&](auto f) { value = refwire::deserialize<point, decltype(f)>(payload); }))
 //     fail("unknown format id " + std::to_string(id) + " (" + std::string(refwire::format_name(id)) + ")");
 //
@@ -29,7 +29,7 @@
 namespace refwire {
 
 /// Every format, in id order. Adding a format is its header above and one
-/// entry here; snapshot loading and RPC codec selection pick it up by its id.
+/// entry here; snapshot loading picks it up by its id (and so will the planned RPC codec selection).
 ///
 ///   boost::mp11::mp_for_each<refwire::formats>([](auto f) { std::cout << decltype(f)::name << '\n'; });
 using formats = boost::mp11::mp_list<binary, json, protobuf>;
@@ -100,9 +100,9 @@ static_assert(detail::format_ids_unique<formats>(), "refwire: two entries of ref
 /// value of the tag, so `decltype(f)` inside a generic lambda is the format;
 /// it must return void (to get a value back, use the three-argument form).
 ///
-///   // RPC: the codec a connection asked for in its handshake
-///   if (!refwire::visit_format(hello.codec, [&](auto f) { conn.use_codec<decltype(f)>(); }))
-///     reject(conn, "unknown codec id " + std::to_string(hello.codec));
+///   // a format id from a message header of your own protocol
+///   if (!refwire::visit_format(header.format, [&](auto f) { handler.use<decltype(f)>(); }))
+///     reject("unknown format id " + std::to_string(header.format));
 template <class Visitor>
 [[nodiscard]] constexpr bool visit_format(std::uint8_t id, Visitor&& f) {
   using visit = detail::format_visit<Visitor>;

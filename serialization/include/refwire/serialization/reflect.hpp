@@ -510,25 +510,10 @@ struct skipped : std::bool_constant<F::attr.skip> {};
 template <record T>
 using walked_fields_t = boost::mp11::mp_remove_if<typename fields_of<T>::type, skipped>;
 
-template <class T>
-constexpr bool attribute_names_valid() {
-  if constexpr (described_record<T>) {
-    for (const field_attr& a : attributes_of<T>()) {
-      bool found = false;
-      boost::mp11::mp_for_each<boost::describe::describe_members<T, boost::describe::mod_any_access>>(
-          [&](auto d) { found = found || a.name == std::string_view(d.name); });
-      if (!found) return false;
-    }
-  }
-  return true;
-}
-
 /// Calls f(field, member) for each walked field until f returns false.
 template <class T, class F>
 constexpr bool all_fields(T& obj, F&& f) {
   using R = std::remove_const_t<T>;
-  static_assert(attribute_names_valid<R>(),
-                "refwire: REFWIRE_ATTRIBUTES names a member that this type does not describe");
   return [&]<class... Fs>(boost::mp11::mp_list<Fs...>) {
     return (f(Fs{}, Fs::get(obj)) && ...);
   }(walked_fields_t<R>{});
@@ -768,7 +753,7 @@ template <serializable T>
 std::string type_name();
 
 /// A 64-bit FNV-1a hash of type_name<T>(): the schema fingerprint that guards
-/// positional formats (snapshots, the RPC handshake).
+/// positional formats (snapshots; the planned RPC handshake).
 template <serializable T>
 std::uint64_t fingerprint();
 

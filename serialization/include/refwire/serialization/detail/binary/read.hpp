@@ -225,8 +225,6 @@ inline bool read_fields(reader& r, T& v) {
 
 template <class T>
 bool read_record(reader& r, T& v) {
-  static_assert(attribute_names_valid<T>(),
-                "refwire: REFWIRE_ATTRIBUTES names a member that this type does not describe");
   return read_fields<walked_fields_t<T>, 0>(r, v);
 }
 

@@ -293,8 +293,6 @@ void write(writer& w, const T& v) {
   } else if constexpr (s == shape::tuple) {
     write_tuple(w, v, std::make_index_sequence<std::tuple_size_v<T>>{});
   } else if constexpr (s == shape::record) {
-    static_assert(attribute_names_valid<T>(),
-                  "refwire: REFWIRE_ATTRIBUTES names a member that this type does not describe");
     write_fields<walked_fields_t<T>, 0>(w, v);
   } else {
     static_assert(dependent_false<T>,

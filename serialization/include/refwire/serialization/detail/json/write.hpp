@@ -428,8 +428,6 @@ void write_pretty_fields(writer& w, const T& v, boost::mp11::mp_list<Fs...>) {
 /// A described record: an object of its walked fields (base fields first).
 template <class T>
 void write_record(writer& w, const T& v) {
-  static_assert(attribute_names_valid<T>(),
-                "refwire: REFWIRE_ATTRIBUTES names a member that this type does not describe");
   using fields = walked_fields_t<T>;
   if constexpr (boost::mp11::mp_size<fields>::value != 0) {
     if (!w.pretty) {

@@ -323,8 +323,6 @@ REFWIRE_ALWAYS_INLINE std::byte* put_message(writer& w, std::byte* p, const T& v
   } else {
     static_assert(s == shape::record);
     check_numbers<T>();
-    static_assert(attribute_names_valid<T>(),
-                  "refwire: REFWIRE_ATTRIBUTES names a member that this type does not describe");
     using Fs = walked_fields_t<T>;
     return put_fields(w, p, v, Fs{}, std::make_index_sequence<boost::mp11::mp_size<Fs>::value>{});
   }

@@ -1,6 +1,6 @@
 #pragma once
 // Little-endian loads and stores: the byte order of every fixed-width value
-// refwire writes (binary scalars, protobuf fixed32/fixed64, frame headers).
+// refwire writes (binary scalars, protobuf fixed32/fixed64, and later RPC frame headers).
 
 #include <bit>
 #include <cstddef>

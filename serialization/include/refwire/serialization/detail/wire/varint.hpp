@@ -1,7 +1,7 @@
 #pragma once
 // LEB128 varints (7 bits a byte, least significant group first, the high bit
 // set on every byte but the last): lengths and counts in binary, every
-// integer in protobuf, the compression envelope's sizes, RPC frame headers.
+// integer in protobuf, the compression envelope's sizes (and later RPC frame headers).
 //
 // Writing: varint_size, store_varint (exactly its bytes), store_varint_wide
 // (with 10 bytes of room, built in a word). Reading, with the rules as a
