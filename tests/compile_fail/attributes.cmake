@@ -9,6 +9,11 @@ refwire_compile_fail(attributes_misplaced_global_type.cpp "refwire: REFWIRE_ATTR
 refwire_compile_fail(attributes_misplaced_nested.cpp "refwire: REFWIRE_ATTRIBUTES.T, .... ${_rw_ns}")
 refwire_compile_fail(name_misplaced.cpp "refwire: REFWIRE_NAME.T, .?\"Name.?\". ${_rw_ns}")
 refwire_compile_fail(type_attributes_misplaced.cpp "refwire: REFWIRE_TYPE_ATTRIBUTES.T, .... ${_rw_ns}")
+# A second declaration elsewhere, while the right one exists, is an error too.
+refwire_compile_fail_checks(attributes_misplaced_second.cpp REQUIRE "refwire: REFWIRE_ATTRIBUTES.T, .... ${_rw_ns}" MAX_ERRORS 1)
+refwire_compile_fail_checks(name_misplaced_second.cpp REQUIRE "refwire: REFWIRE_NAME.T, .?\"Name.?\". ${_rw_ns}" MAX_ERRORS 1)
+refwire_compile_fail_checks(type_attributes_misplaced_second.cpp
+  REQUIRE "refwire: REFWIRE_TYPE_ATTRIBUTES.T, .... ${_rw_ns}" MAX_ERRORS 1)
 refwire_compile_fail(attributes_on_aggregate.cpp "refwire: REFWIRE_ATTRIBUTES needs member names: describe the type with BOOST_DESCRIBE_STRUCT")
 refwire_compile_fail(attributes_unknown_member.cpp "unknown_member(<refwire::detail::fixed_string<8>.\"pasword\".>|_named..7, &\"pasword\".0...)")
 refwire_compile_fail(attributes_unknown_member_late.cpp "unknown_member(<refwire::detail::fixed_string<8>.\"pasword\".>|_named..7, &\"pasword\".0...)")

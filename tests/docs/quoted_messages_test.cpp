@@ -9,6 +9,7 @@
 #include <refwire/serialization.hpp>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -347,7 +348,46 @@ produced run_scenarios() {
     p.add(decode_as<binary, std::string>(raw({0xf7, 0x72}), lz4));  // the magic cut short
     p.add(decode_as<binary, std::string>(claims, lz4));
     for (std::size_t i = big.size() / 2; i < big.size(); ++i) big[i] = std::byte{0xff};
+    const std::string_view json_text = R"({"title":"x"})";
+    p.add(decode_as<binary, std::string>(bytes(reinterpret_cast<const std::byte*>(json_text.data()),
+                                               reinterpret_cast<const std::byte*>(json_text.data()) + json_text.size()),
+                                         lz4));  // found 7b 22 74 69
+    p.add(decode_as<binary, std::string>(raw({0x11, 0x71, 0x75, 0x61, 0x6c}), lz4));  // found 11 71 75 61
     p.add(decode_as<binary, std::string>(big, lz4));
+  }
+  // ---- snapshots (snapshots.md): what() names the file and the check that failed
+  {
+    const auto what = [](auto&& load) -> std::string {
+      try {
+        load();
+      } catch (const refwire::snapshot_error& e) {
+        return e.what();
+      }
+      return "(loaded)";
+    };
+    bytes good = refwire::encode_snapshot(point{1, 2, "p"});
+    bytes header = good;
+    header[16] ^= std::byte{0x01};  // a fingerprint bit: the header checksum no longer matches
+    p.add(what([&] { (void)refwire::decode_snapshot<point>(header, {}, "state.rfw"); }));
+    p.add(what([&] { (void)refwire::decode_snapshot<order>(good, {}, "state.rfw"); }));
+    bytes big = refwire::encode_snapshot(std::string(1610, 'x'));  // a 1612-byte payload
+    const std::size_t header_size = big.size() - 1612 - 8;
+    big.resize(header_size + 900);
+    p.add(what([&] { (void)refwire::decode_snapshot<std::string>(big, {}, "state.rfw"); }));
+    legacy::wallet broke;
+    broke.owner = "ann";
+    broke.balance = legacy::money(-5);
+    bytes negative = refwire::encode_snapshot(broke);
+    p.add(what([&] { (void)refwire::decode_snapshot<legacy::wallet>(negative, {}, "state.rfw"); }));
+    // A file that is not there, named relative to a fresh empty directory.
+    const std::filesystem::path cwd = std::filesystem::current_path();
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("refwire-quoted-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::filesystem::current_path(dir);
+    p.add(what([&] { (void)refwire::load_snapshot<point>("state.rfw"); }));
+    std::filesystem::current_path(cwd);
+    std::filesystem::remove_all(dir);
   }
   return p;
 }

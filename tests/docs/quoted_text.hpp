@@ -3,13 +3,14 @@
 // the comments of the public headers), so a test can compare each with what
 // the library prints. Two kinds:
 //
-//   - full messages: a quoted `$...: ...` ("...", `...`, or a line of a code
-//     block that starts with `$`), compared with error::message(),
-//     decode_error::what() or encode_error::what();
+//   - full messages: a quoted `$...: ...` or `refwire: snapshot ...` ("...",
+//     `...`, or a line of a code block that starts so), compared with
+//     error::message(), decode_error::what(), encode_error::what() or
+//     snapshot_error::what();
 //   - reasons: in a markdown table whose first cell names an errc
 //     (| `truncated` | `truncated <what>, needs N bytes, L left` | ...), and in
-//     prose right after an errc (`depth_limit`: "nesting exceeds ..."),
-//     compared with error::reason().
+//     prose right after an errc (`depth_limit`: "nesting exceeds ..."), and
+//     any quote that starts "lz4: ", compared with error::reason().
 // Both are read as patterns: N, M, L, K, C and D standing alone are numbers,
 // 0xNN a byte, <...> and "..." any text, `a\|b` either word.
 //
@@ -103,16 +104,22 @@ inline std::size_t line_of(std::string_view text, std::size_t pos) {
 }
 
 inline bool starts_message(std::string_view s) {
+  if (s.starts_with("refwire: snapshot ")) return true;  // snapshot_error::what()
   return s.size() > 2 && s[0] == '$' && (s[1] == '.' || s[1] == '[' || s[1] == ':') &&
          s.find(": ") != std::string_view::npos;
 }
+
+/// A reason quoted on its own: the compression envelope's all begin "lz4: ".
+inline bool starts_reason(std::string_view s) { return s.starts_with("lz4: "); }
 
 /// Quotes in one text. For a header, `text` holds its comment lines only
 /// (other lines blanked, so line numbers hold).
 inline void scan_text(std::string_view text, const std::string& file, bool markdown, std::vector<quote>& out) {
   // Full messages in quotes.
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if ((text[i] != '"' && text[i] != '`') || i + 1 >= text.size() || text[i + 1] != '$') continue;
+    if ((text[i] != '"' && text[i] != '`') || i + 1 >= text.size()) continue;
+    const std::string_view head = text.substr(i + 1, 18);
+    if (text[i + 1] != '$' && !starts_reason(head) && !head.starts_with("refwire: snapshot ")) continue;
     const std::size_t end = quote_end(text, i);
     if (end == std::string_view::npos) continue;
     std::string body = fold(text.substr(i + 1, end - i - 1));
@@ -121,6 +128,8 @@ inline void scan_text(std::string_view text, const std::string& file, bool markd
     }
     if (starts_message(body) && !placeholder(body)) {
       out.push_back({kind::message, body, file + ":" + std::to_string(line_of(text, i))});
+    } else if (starts_reason(body)) {
+      out.push_back({kind::reason, body, file + ":" + std::to_string(line_of(text, i))});
     }
     i = end;
   }

@@ -295,8 +295,13 @@ bool string_fault(const char* p, std::size_t n, std::size_t q, token_fault& f, b
     }
     for (std::size_t k = 2; k < 6; ++k) {
       if (i + k >= n || !is_hex(p[i + k])) {
+        // Shown up to the closing quote of the string, not past it.
+        std::size_t shown_len = std::min<std::size_t>(4, n - (i + 2));
+        for (std::size_t j = 0; j < shown_len; ++j) {
+          if (p[i + 2 + j] == '"') shown_len = j;
+        }
         return set(f, i, errc::invalid_json,
-                   "invalid escape \\u" + printable_prefix(p + i + 2, std::min<std::size_t>(4, n - (i + 2))) +
+                   "invalid escape \\u" + printable_prefix(p + i + 2, shown_len) +
                        " (expected 4 hex digits after \\u)");
       }
     }

@@ -73,6 +73,9 @@ TEST(json_errors, strings_point_at_the_offending_byte) {
             R"($.s: invalid escape \q (expected one of \" \\ \/ \b \f \n \r \t \uXXXX), at offset 7 (line 1, column 8))");
   EXPECT_EQ(message(R"({"s":"\u12G4"})"),
             R"($.s: invalid escape \u12G4 (expected 4 hex digits after \u), at offset 6 (line 1, column 7))");
+  // A short \u escape is shown up to the string's closing quote, not past it.
+  EXPECT_EQ(message(R"({"s":"\u12"})"),
+            R"($.s: invalid escape \u12 (expected 4 hex digits after \u), at offset 6 (line 1, column 7))");
   EXPECT_EQ(message(R"({"s":"\ud800"})"),
             R"($.s: lone high surrogate \ud800 (expected a low surrogate \udc00-\udfff after it), at offset 6 (line 1, column 7))");
   EXPECT_EQ(message(R"({"s":"\udc00"})"),
@@ -261,10 +264,11 @@ TEST(json_errors, snapshot_errors_carry_the_line_and_column) {
 }
 
 TEST(json_errors, messages_show_no_raw_control_bytes) {
-  // The four characters after \u, cut at the first one that is not printable.
+  // The four characters after \u, cut at the string's closing quote and at the
+  // first one that is not printable.
   const std::string text("\"\\u{\"\0\0}", 8);
   const refwire::error e = fails<std::string>(text);
-  EXPECT_EQ(e.message(), R"($: invalid escape \u{" (expected 4 hex digits after \u), at offset 1 (line 1, column 2))");
+  EXPECT_EQ(e.message(), R"($: invalid escape \u{ (expected 4 hex digits after \u), at offset 1 (line 1, column 2))");
   EXPECT_EQ(message<std::string>(std::string("\"\\u12\0\"", 7)),
             "$: unescaped control character U+0000 in a string (write it as an escape), at offset 5 (line 1, column 6)");
   EXPECT_EQ(message(R"({"t":"2024-01-02T03:04:05+\u0000"})"),

@@ -26,7 +26,7 @@ namespace refwire {
 /// The native binary format: a format tag for serialize / deserialize.
 struct binary {
   static constexpr std::string_view name = "binary";
-  /// The format's id in snapshot headers and RPC frames.
+  /// The format's id in snapshot headers (and later in RPC frames).
   static constexpr std::uint8_t id = 1;
   /// Positional: fields are identified by their order, so names are not needed.
   static constexpr bool positional = true;

@@ -45,7 +45,7 @@ struct json {
 
  public:
   static constexpr std::string_view name = "json";
-  /// The format's id in snapshot headers and RPC frames.
+  /// The format's id in snapshot headers (and later in RPC frames).
   static constexpr std::uint8_t id = 2;
   /// Named: fields are identified by their keys, in any order.
   static constexpr bool positional = false;

@@ -39,7 +39,7 @@ namespace refwire {
 ///   refwire::error e = refwire::deserialize<refwire::protobuf>(bytes, p, {.reject_unknown_fields = true});
 struct protobuf {
   static constexpr std::string_view name = "protobuf";
-  /// The format's id in snapshot headers and RPC frames.
+  /// The format's id in snapshot headers (and later in RPC frames).
   static constexpr std::uint8_t id = 3;
   /// Positional: field numbers come from positions, so plain aggregates work too.
   static constexpr bool positional = true;
