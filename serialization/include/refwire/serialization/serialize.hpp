@@ -199,6 +199,25 @@ template <format F, class T>
   }
 }
 
+namespace detail {
+
+/// The one error of a deserialize whose template arguments are in the wrong order.
+template <class T>
+constexpr void deserialize_in_wrong_order() {
+  static_assert(dependent_false<T>,
+                "refwire: deserialize: the throwing form is deserialize<T, Format>(bytes), the non-throwing form is "
+                "deserialize<Format>(bytes, value)");
+}
+
+/// The same for deserialize_prefix.
+template <class T>
+constexpr void deserialize_prefix_in_wrong_order() {
+  static_assert(dependent_false<T>,
+                "refwire: deserialize_prefix: the form is deserialize_prefix<Format>(bytes, value, consumed)");
+}
+
+}  // namespace detail
+
 /// deserialize with its template arguments in the wrong order: one readable
 /// error instead of a list of candidates. The throwing form is
 /// deserialize<T, Format>(bytes), the non-throwing one deserialize<Format>(bytes, value).
@@ -207,9 +226,7 @@ template <format F, class T>
 template <class F, class T, class In>
   requires(format<F> && !format<T>)
 T deserialize(const In& /*in*/, const decode_options& /*options*/ = {}) {
-  static_assert(detail::dependent_false<F>,
-                "refwire: deserialize: the throwing form is deserialize<T, Format>(bytes), the non-throwing form is "
-                "deserialize<Format>(bytes, value)");
+  detail::deserialize_in_wrong_order<F>();
   std::abort();
 }
 
@@ -219,9 +236,7 @@ T deserialize(const In& /*in*/, const decode_options& /*options*/ = {}) {
 template <class F, class In>
   requires(format<F>)
 void deserialize(const In& /*in*/, const decode_options& /*options*/ = {}) {
-  static_assert(detail::dependent_false<F>,
-                "refwire: deserialize: the throwing form is deserialize<T, Format>(bytes), the non-throwing form is "
-                "deserialize<Format>(bytes, value)");
+  detail::deserialize_in_wrong_order<F>();
 }
 
 /// The non-throwing form called with T first (deserialize<T, Format>(bytes,
@@ -231,9 +246,7 @@ void deserialize(const In& /*in*/, const decode_options& /*options*/ = {}) {
 template <class T, class F, class In, class U>
   requires(!format<T> && format<F> && !std::is_same_v<std::remove_cv_t<U>, decode_options>)
 error deserialize(const In& /*in*/, U& /*out*/, const decode_options& /*options*/ = {}) {
-  static_assert(detail::dependent_false<T>,
-                "refwire: deserialize: the throwing form is deserialize<T, Format>(bytes), the non-throwing form is "
-                "deserialize<Format>(bytes, value)");
+  detail::deserialize_in_wrong_order<T>();
   return {};
 }
 
@@ -241,9 +254,7 @@ error deserialize(const In& /*in*/, U& /*out*/, const decode_options& /*options*
 template <class T, class In, class U>
   requires(!format<T> && !std::is_same_v<std::remove_cv_t<U>, decode_options>)
 error deserialize(const In& /*in*/, U& /*out*/, const decode_options& /*options*/ = {}) {
-  static_assert(detail::dependent_false<T>,
-                "refwire: deserialize: the throwing form is deserialize<T, Format>(bytes), the non-throwing form is "
-                "deserialize<Format>(bytes, value)");
+  detail::deserialize_in_wrong_order<T>();
   return {};
 }
 
@@ -256,8 +267,7 @@ template <class T, class In, class U>
   requires(!format<T>)
 error deserialize_prefix(const In& /*in*/, U& /*out*/, std::size_t& /*consumed*/,
                          const decode_options& /*options*/ = {}) {
-  static_assert(detail::dependent_false<T>,
-                "refwire: deserialize_prefix: the form is deserialize_prefix<Format>(bytes, value, consumed)");
+  detail::deserialize_prefix_in_wrong_order<T>();
   return {};
 }
 
@@ -266,8 +276,7 @@ template <class T, class F, class In, class U>
   requires(!format<T> && format<F>)
 error deserialize_prefix(const In& /*in*/, U& /*out*/, std::size_t& /*consumed*/,
                          const decode_options& /*options*/ = {}) {
-  static_assert(detail::dependent_false<T>,
-                "refwire: deserialize_prefix: the form is deserialize_prefix<Format>(bytes, value, consumed)");
+  detail::deserialize_prefix_in_wrong_order<T>();
   return {};
 }
 
