@@ -807,7 +807,10 @@ std::uint64_t fingerprint();
 /// enumerator names ("{i32;f64;string}", enums "enum:u8{0,1,2}"), so renaming a
 /// field or an enumerator keeps it. Binary snapshots record it: binary is
 /// positional, the names are not on the wire.
-///   static_assert(std::is_same_v<decltype(refwire::layout_fingerprint<point>()), std::uint64_t>);
+///   struct before { std::int32_t count; };  BOOST_DESCRIBE_STRUCT(before, (), (count))
+///   struct after { std::int32_t total; };   BOOST_DESCRIBE_STRUCT(after, (), (total))
+///   assert(refwire::layout_fingerprint<before>() == refwire::layout_fingerprint<after>());
+///   assert(refwire::fingerprint<before>() != refwire::fingerprint<after>());
 template <serializable T>
 std::uint64_t layout_fingerprint();
 
