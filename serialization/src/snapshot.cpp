@@ -35,6 +35,8 @@ std::string_view to_string(snapshot_errc kind) noexcept {
     case snapshot_errc::payload_checksum: return "payload_checksum";
     case snapshot_errc::payload_decode: return "payload_decode";
     case snapshot_errc::io_error: return "io_error";
+    case snapshot_errc::version_mismatch: return "version_mismatch";
+    case snapshot_errc::tolerant_binary: return "tolerant_binary";
   }
   return "unknown";
 }
@@ -58,34 +60,39 @@ errc code_of(snapshot_errc kind) {
 snapshot_error::snapshot_error(snapshot_errc kind, const std::filesystem::path& file, std::string detail,
                                std::size_t offset, int sys_errno)
     : decode_error(refwire::error(code_of(kind), offset, "$", detail), prefix(file) + detail),
-      kind_(kind),
-      file_(file.string()),
-      errno_(sys_errno) {}
+      snapshot_failure(kind, file, sys_errno) {}
 
 snapshot_error::snapshot_error(const std::filesystem::path& file, refwire::error cause)
     : decode_error(cause, prefix(file) + "payload does not decode: " + cause.message()),
-      kind_(snapshot_errc::payload_decode),
-      file_(file.string()),
-      errno_(0) {}
+      snapshot_failure(snapshot_errc::payload_decode, file, 0) {}
+
+snapshot_save_error::snapshot_save_error(const std::filesystem::path& file, int sys_errno, const std::string& what)
+    : std::system_error(sys_errno, std::generic_category(), what),
+      snapshot_failure(snapshot_errc::io_error, file, sys_errno) {}
 
 namespace detail::snap {
 
 namespace {
 
-// The layout (docs/snapshots.md), all little-endian:
+// The layout (docs/snapshots.md), all little-endian. Version 2 (written):
 //   0  8  magic 89 52 46 57 0d 0a 1a 0a ("\x89RFW\r\n\x1a\n")
-//   8  2  version (1)
+//   8  2  version (2)
 //  10  1  format id
 //  11  1  flags: bits 0-1 compression (0 none, 1 lz4), bits 2-7 zero
-//  12  8  schema fingerprint (refwire::fingerprint<T>())
-//  20  8  payload length
-//  28  8  header checksum: XXH3-64 (seed 0) of bytes 0..27
-//  36  n  payload
-//  36+n 8 payload checksum: XXH3-64 (seed 0) of the payload
+//  12  8  fingerprint (binary: refwire::layout_fingerprint<T>(); others: refwire::fingerprint<T>())
+//  20  8  payload length n
+//  28  4  the type's version (type_attr::version)
+//  32  1  name length m (at most 200)
+//  33  m  the type's name (REFWIRE_NAME, else type_name<T>() cut to 200 bytes)
+//  33+m 8 header checksum: XXH3-64 (seed 0) of bytes 0..32+m
+//  41+m n payload
+//  41+m+n 8 payload checksum: XXH3-64 (seed 0) of the payload
+// Version 1 (read): bytes 0..27 as above (fingerprint: refwire::fingerprint<T>()),
+// the header checksum at 28 (of bytes 0..27), the payload at 36; type version 0, no name.
 constexpr std::array<std::uint8_t, 8> magic = {0x89, 'R', 'F', 'W', 0x0d, 0x0a, 0x1a, 0x0a};
-constexpr std::uint16_t version = 1;
+constexpr std::uint16_t version = 2;
 constexpr std::size_t off_version = 8, off_format = 10, off_flags = 11, off_fingerprint = 12, off_length = 20,
-                      off_checksum = 28;
+                      off_v1_checksum = 28, off_type_version = 28, off_name_length = 32, off_name = 33;
 
 void put_le(std::byte* p, std::uint64_t v, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i, v >>= 8) p[i] = static_cast<std::byte>(v & 0xff);
@@ -105,6 +112,22 @@ std::string hex(std::uint64_t v) {
   return buf;
 }
 
+/// A recorded name in quotes, bytes outside printable ASCII (and `"`, `\`) as \xNN.
+std::string quoted_name(std::string_view name) {
+  std::string s = "\"";
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u > 0x7e || c == '"' || c == '\\') {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      s += buf;
+    } else {
+      s += c;
+    }
+  }
+  return s + "\"";
+}
+
 [[noreturn]] void fail(snapshot_errc kind, const std::filesystem::path& file, std::string detail,
                        std::size_t offset) {
   throw snapshot_error(kind, file, std::move(detail), offset);
@@ -119,11 +142,43 @@ std::string known_list(std::span<const format_info> known) {
   return s;
 }
 
+/// "version 3 of \"app.settings\"" (the loaded side of a version message).
+std::string version_of(const candidate& c) { return "version " + std::to_string(c.version) + " of " + quoted_name(c.name); }
+
+/// A name and, for a versioned type, its version: "\"app.settings\"" or "\"app.settings\" version 2".
+std::string named(std::string_view name, std::uint32_t v) {
+  return v == 0 ? quoted_name(name) : quoted_name(name) + " version " + std::to_string(v);
+}
+
+[[noreturn]] void version_mismatch(const std::filesystem::path& file, std::span<const candidate> candidates,
+                                   std::uint16_t layout, std::uint32_t v, std::string_view name) {
+  const candidate& self = candidates.back();
+  std::string written = layout == 1 ? "written at version 0 (a version-1 snapshot, which records no type name)"
+                                    : "written at version " + std::to_string(v) + " of " + quoted_name(name);
+  if (v > self.version) {
+    fail(snapshot_errc::version_mismatch, file, written + ", newer than " + version_of(self) + " being loaded",
+         off_type_version);
+  }
+  std::string from;
+  for (std::size_t i = 0; i + 1 < candidates.size(); ++i) from += (i == 0 ? "" : ", ") + std::to_string(candidates[i].version);
+  const std::string upgrades = candidates.size() == 1 ? "upgrades from no other version"
+                               : candidates.size() == 2 ? "upgrades only from version " + from
+                                                        : "upgrades only from versions " + from;
+  fail(snapshot_errc::version_mismatch, file, written + "; " + version_of(self) + " being loaded " + upgrades,
+       layout == 1 ? off_version : off_type_version);
+}
+
+std::string truncated_header(std::size_t size, std::size_t needed, bool at_least) {
+  return "truncated header: " + std::to_string(size) + " bytes, " + (at_least ? "a header has at least " : "this header has ") +
+         std::to_string(needed);
+}
+
 }  // namespace
 
 void finish(std::vector<std::byte>& out, std::uint8_t format, refwire::compression compression,
-            std::uint64_t fingerprint) {
-  const std::size_t length = out.size() - header_size;
+            std::uint64_t fingerprint, std::uint32_t type_version, std::string_view name) {
+  const std::size_t header = header_size_for(name);
+  const std::size_t length = out.size() - header;
   std::byte* h = out.data();
   std::memcpy(h, magic.data(), magic.size());
   put_le(h + off_version, version, 2);
@@ -131,14 +186,17 @@ void finish(std::vector<std::byte>& out, std::uint8_t format, refwire::compressi
   h[off_flags] = static_cast<std::byte>(static_cast<std::uint8_t>(compression) & flag_compression_mask);
   put_le(h + off_fingerprint, fingerprint, 8);
   put_le(h + off_length, length, 8);
-  put_le(h + off_checksum, hash(h, off_checksum), 8);
-  const std::uint64_t sum = hash(out.data() + header_size, length);
+  put_le(h + off_type_version, type_version, 4);
+  h[off_name_length] = static_cast<std::byte>(name.size());
+  if (!name.empty()) std::memcpy(h + off_name, name.data(), name.size());
+  put_le(h + off_name + name.size(), hash(h, off_name + name.size()), 8);
+  const std::uint64_t sum = hash(out.data() + header, length);
   out.resize(out.size() + trailer_size);
-  put_le(out.data() + header_size + length, sum, 8);
+  put_le(out.data() + header + length, sum, 8);
 }
 
-opened open(std::span<const std::byte> bytes, std::uint64_t fingerprint, std::span<const format_info> known,
-            const std::filesystem::path& file) {
+opened open(std::span<const std::byte> bytes, std::span<const candidate> candidates, std::span<const format_info> known,
+            const std::filesystem::path& file, bool tolerant) {
   const std::size_t size = bytes.size();
   const std::byte* b = bytes.data();
   // 1. magic (as much of it as there is)
@@ -150,22 +208,39 @@ opened open(std::span<const std::byte> bytes, std::uint64_t fingerprint, std::sp
   }
   if (size == 0) fail(snapshot_errc::truncated, file, "truncated: the file is empty", 0);
   if (size < magic.size() + 2) {
-    fail(snapshot_errc::truncated, file,
-         "truncated header: " + std::to_string(size) + " bytes, a header has " + std::to_string(header_size), size);
+    fail(snapshot_errc::truncated, file, truncated_header(size, v1_header_size, true), size);
   }
   // 2. version: a later version may lay out the rest differently
-  const auto v = static_cast<std::uint16_t>(get_le(b + off_version, 2));
-  if (v != version) {
+  const auto layout = static_cast<std::uint16_t>(get_le(b + off_version, 2));
+  if (layout != 1 && layout != version) {
     fail(snapshot_errc::unsupported_version, file,
-         "unsupported snapshot version " + std::to_string(v) + " (this build reads version " +
+         "unsupported snapshot version " + std::to_string(layout) + " (this build reads versions 1 and " +
              std::to_string(version) + ")",
          off_version);
   }
-  if (size < header_size) {
-    fail(snapshot_errc::truncated, file,
-         "truncated header: " + std::to_string(size) + " bytes, a header has " + std::to_string(header_size), size);
+  // 3. the whole header (version 2: its name length, bounded, says how long it is)
+  std::size_t header = v1_header_size;
+  std::size_t off_checksum = off_v1_checksum;
+  std::uint32_t type_version = 0;
+  std::string_view name;
+  if (layout == 1) {
+    if (size < v1_header_size) fail(snapshot_errc::truncated, file, truncated_header(size, v1_header_size, false), size);
+  } else {
+    if (size <= off_name_length) fail(snapshot_errc::truncated, file, truncated_header(size, v2_fixed_size, true), size);
+    const auto m = static_cast<std::size_t>(b[off_name_length]);
+    if (m > max_name_size) {
+      fail(snapshot_errc::header_checksum, file,
+           "type name length " + std::to_string(m) + " is over the limit of " + std::to_string(max_name_size) +
+               ": the header is damaged",
+           off_name_length);
+    }
+    header = v2_fixed_size + m;
+    off_checksum = off_name + m;
+    if (size < header) fail(snapshot_errc::truncated, file, truncated_header(size, header, false), size);
+    type_version = static_cast<std::uint32_t>(get_le(b + off_type_version, 4));
+    name = std::string_view(reinterpret_cast<const char*>(b + off_name), m);
   }
-  // 3. header checksum: every later header field is trusted only after it
+  // 4. header checksum: every later header field is trusted only after it
   const std::uint64_t stored = get_le(b + off_checksum, 8);
   const std::uint64_t computed = hash(b, off_checksum);
   if (stored != computed) {
@@ -173,7 +248,7 @@ opened open(std::span<const std::byte> bytes, std::uint64_t fingerprint, std::sp
          "header checksum mismatch (stored " + hex(stored) + ", computed " + hex(computed) + "): the header is damaged",
          off_checksum);
   }
-  // 4. flags
+  // 5. flags
   const auto flags = static_cast<std::uint8_t>(b[off_flags]);
   const auto method = static_cast<std::uint8_t>(flags & flag_compression_mask);
   if ((flags & ~flag_compression_mask) != 0 || method > static_cast<std::uint8_t>(compression::lz4)) {
@@ -182,7 +257,7 @@ opened open(std::span<const std::byte> bytes, std::uint64_t fingerprint, std::sp
     fail(snapshot_errc::reserved_flags, file,
          std::string("reserved flag bits set (flags ") + buf + "; this version assigns only 0x01, lz4)", off_flags);
   }
-  // 5. format
+  // 6. format
   const auto id = static_cast<std::uint8_t>(b[off_format]);
   const format_info* found = nullptr;
   for (const format_info& f : known) {
@@ -193,17 +268,35 @@ opened open(std::span<const std::byte> bytes, std::uint64_t fingerprint, std::sp
          "unknown format id " + std::to_string(id) + " (this program reads " + known_list(known) + ")", off_format);
   }
   if (!found->can_carry) throw_cannot_carry(file, *found);
-  // 6. fingerprint
+  if (tolerant && id == binary::id) {
+    fail(snapshot_errc::tolerant_binary, file,
+         "a tolerant load (decode_options::tolerant_snapshot) cannot read a binary snapshot: binary is positional, "
+         "so it cannot skip removed fields or default added ones",
+         off_format);
+  }
+  // 7. the type's version picks the type to decode as; its fingerprint must match
+  const candidate* match = nullptr;
+  for (const candidate& c : candidates) {
+    if (c.version == type_version) match = &c;
+  }
+  if (match == nullptr) version_mismatch(file, candidates, layout, type_version, name);
   const std::uint64_t fp = get_le(b + off_fingerprint, 8);
-  if (fp != fingerprint) {
+  const std::uint64_t expected = layout == 2 && id == binary::id ? match->layout_fingerprint : match->fingerprint;
+  if (!tolerant && fp != expected) {
+    if (layout == 1) {
+      fail(snapshot_errc::fingerprint_mismatch, file,
+           "written for another type: schema fingerprint " + hex(fp) + " in the file, " + hex(expected) +
+               " for the type being loaded",
+           off_fingerprint);
+    }
     fail(snapshot_errc::fingerprint_mismatch, file,
-         "written for another type: schema fingerprint " + hex(fp) + " in the file, " + hex(fingerprint) +
-             " for the type being loaded",
+         "written for another type: " + named(name, type_version) + " (fingerprint " + hex(fp) + ") in the file, " +
+             named(match->name, match->version) + " (" + hex(expected) + ") being loaded",
          off_fingerprint);
   }
-  // 7. size
+  // 8. size
   const std::uint64_t length = get_le(b + off_length, 8);
-  const std::size_t body = size - header_size;
+  const std::size_t body = size - header;
   if (body < trailer_size || length > body - trailer_size) {
     fail(snapshot_errc::truncated, file,
          "truncated: the header says " + std::to_string(length) + " payload bytes and an 8-byte checksum, the file has " +
@@ -215,18 +308,19 @@ opened open(std::span<const std::byte> bytes, std::uint64_t fingerprint, std::sp
          std::to_string(body - trailer_size - length) + (body - trailer_size - length == 1 ? " byte" : " bytes") +
              " after the payload checksum (the header says " +
              std::to_string(length) + " payload bytes)",
-         header_size + static_cast<std::size_t>(length) + trailer_size);
+         header + static_cast<std::size_t>(length) + trailer_size);
   }
-  // 8. payload checksum
+  // 9. payload checksum
   const std::size_t n = static_cast<std::size_t>(length);
-  const std::uint64_t psum = get_le(b + header_size + n, 8);
-  const std::uint64_t pcomputed = hash(b + header_size, n);
+  const std::uint64_t psum = get_le(b + header + n, 8);
+  const std::uint64_t pcomputed = hash(b + header, n);
   if (psum != pcomputed) {
     fail(snapshot_errc::payload_checksum, file,
          "payload checksum mismatch (stored " + hex(psum) + ", computed " + hex(pcomputed) + "): the payload is damaged",
-         header_size + n);
+         header + n);
   }
-  return opened{id, static_cast<refwire::compression>(method), bytes.subspan(header_size, n)};
+  return opened{id, static_cast<refwire::compression>(method), bytes.subspan(header, n),
+                static_cast<std::size_t>(match - candidates.data())};
 }
 
 void throw_payload_error(const std::filesystem::path& file, refwire::error e) {
@@ -257,7 +351,7 @@ struct fd_closer {
 }
 
 [[noreturn]] void save_fail(const std::filesystem::path& file, const std::string& what, int err) {
-  throw std::system_error(err, std::generic_category(), "refwire: save_snapshot " + quoted(file) + ": " + what);
+  throw snapshot_save_error(file, err, "refwire: save_snapshot " + quoted(file) + ": " + what);
 }
 
 std::string random_suffix() {
@@ -306,7 +400,7 @@ std::vector<std::byte> read_file(const std::filesystem::path& file, std::uint64_
   }
   if (!S_ISREG(st.st_mode)) io_fail(file, "not a regular file", S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
   const auto size = static_cast<std::uint64_t>(st.st_size);
-  const std::uint64_t overhead = header_size + trailer_size;
+  const std::uint64_t overhead = v2_fixed_size + max_name_size + trailer_size;
   if (size > max_bytes + overhead) {
     fail(snapshot_errc::too_large, file,
          "the file has " + std::to_string(size) + " bytes, over the limit of " + std::to_string(max_bytes) +

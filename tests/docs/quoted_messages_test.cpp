@@ -9,6 +9,7 @@
 #include <refwire/serialization.hpp>
 
 #include <gtest/gtest.h>
+#include <xxhash.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -176,7 +177,60 @@ struct xs {
 };
 BOOST_DESCRIBE_STRUCT(xs, (), (x, s))
 
+// snapshots.md: a type's versions and names in snapshot headers.
+struct snap_profile {
+  std::string name;
+};
+BOOST_DESCRIBE_STRUCT(snap_profile, (), (name))
+REFWIRE_NAME(snap_profile, "app.profile")
+struct snap_settings0 {
+  std::string name;
+  std::int32_t n = 0;
+};
+BOOST_DESCRIBE_STRUCT(snap_settings0, (), (name, n))
+REFWIRE_NAME(snap_settings0, "app.settings")
+struct snap_settings_v1 {
+  std::string name;
+};
+BOOST_DESCRIBE_STRUCT(snap_settings_v1, (), (name))
+REFWIRE_NAME(snap_settings_v1, "app.settings")
+REFWIRE_TYPE_ATTRIBUTES(snap_settings_v1, {.version = 1})
+struct snap_settings_v2 {
+  std::string name;
+  std::uint32_t timeout = 0;
+};
+BOOST_DESCRIBE_STRUCT(snap_settings_v2, (), (name, timeout))
+REFWIRE_NAME(snap_settings_v2, "app.settings")
+REFWIRE_TYPE_ATTRIBUTES(snap_settings_v2, {.version = 2})
+struct snap_settings_v2_other {
+  std::string name;
+  std::uint64_t timeout = 0;
+};
+BOOST_DESCRIBE_STRUCT(snap_settings_v2_other, (), (name, timeout))
+REFWIRE_NAME(snap_settings_v2_other, "app.settings")
+REFWIRE_TYPE_ATTRIBUTES(snap_settings_v2_other, {.version = 2})
+struct snap_settings {
+  std::string name;
+  std::uint32_t timeout = 0;
+  bool on = false;
+};
+BOOST_DESCRIBE_STRUCT(snap_settings, (), (name, timeout, on))
+REFWIRE_NAME(snap_settings, "app.settings")
+REFWIRE_TYPE_ATTRIBUTES(snap_settings, {.version = 3})
+inline snap_settings refwire_upgrade(snap_settings_v2&& old) { return {std::move(old.name), old.timeout, true}; }
+struct snap_settings_v4 {
+  std::string name;
+};
+BOOST_DESCRIBE_STRUCT(snap_settings_v4, (), (name))
+REFWIRE_NAME(snap_settings_v4, "app.settings")
+REFWIRE_TYPE_ATTRIBUTES(snap_settings_v4, {.version = 4})
+
 }  // namespace docs
+
+template <>
+struct refwire::snapshot_history<docs::snap_settings> {
+  using versions = refwire::type_list<docs::snap_settings_v2>;
+};
 
 namespace {
 
@@ -388,6 +442,33 @@ produced run_scenarios() {
     p.add(what([&] { (void)refwire::load_snapshot<point>("state.rfw"); }));
     std::filesystem::current_path(cwd);
     std::filesystem::remove_all(dir);
+    // Version-2 headers: a bad name length, names, versions, tolerant loads.
+    bytes long_name = good;
+    long_name[32] = std::byte{250};
+    p.add(what([&] { (void)refwire::decode_snapshot<point>(long_name, {}, "state.rfw"); }));
+    p.add(what([&] { (void)refwire::decode_snapshot<snap_profile>(refwire::encode_snapshot(snap_settings0{}), {}, "state.rfw"); }));
+    p.add(what([&] {
+      (void)refwire::decode_snapshot<snap_settings>(refwire::encode_snapshot(snap_settings_v2_other{}), {}, "state.rfw");
+    }));
+    p.add(what([&] { (void)refwire::decode_snapshot<snap_settings>(refwire::encode_snapshot(snap_settings_v4{}), {}, "state.rfw"); }));
+    p.add(what([&] { (void)refwire::decode_snapshot<snap_settings>(refwire::encode_snapshot(snap_settings_v1{}), {}, "state.rfw"); }));
+    p.add(what([&] { (void)refwire::decode_snapshot<point>(good, {.tolerant_snapshot = true}, "state.rfw"); }));
+    // A version-1 file (36-byte header, no name or type version) of a point.
+    bytes v1(36);
+    const bytes payload = refwire::serialize(point{1, 2, "p"});
+    const auto put = [&](std::size_t at, std::uint64_t v, std::size_t n) {
+      for (std::size_t i = 0; i < n; ++i, v >>= 8) v1[at + i] = static_cast<std::byte>(v & 0xff);
+    };
+    for (std::size_t i = 0; i < 12; ++i) v1[i] = good[i];
+    put(8, 1, 2);
+    put(12, refwire::fingerprint<point>(), 8);
+    put(20, payload.size(), 8);
+    put(28, XXH3_64bits(v1.data(), 28), 8);
+    v1.insert(v1.end(), payload.begin(), payload.end());
+    v1.resize(v1.size() + 8);
+    put(36 + payload.size(), XXH3_64bits(payload.data(), payload.size()), 8);
+    p.add(what([&] { (void)refwire::decode_snapshot<order>(v1, {}, "state.rfw"); }));
+    p.add(what([&] { (void)refwire::decode_snapshot<snap_settings>(v1, {}, "state.rfw"); }));
   }
   return p;
 }

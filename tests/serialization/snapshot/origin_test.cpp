@@ -1,12 +1,14 @@
 // What the positional binary format can and cannot tell about bytes of unknown
 // origin, and what a snapshot adds (README, docs/security.md): another
 // format's bytes may decode as a binary value; the same bytes given to
-// decode_snapshot are a snapshot_error, and so is another type's snapshot.
+// decode_snapshot are a snapshot_error, and so is the snapshot of a type with
+// another layout (binary) or other field names (JSON, protobuf).
 #include <refwire/serialization.hpp>
 
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,12 @@ struct message {
   std::string body;
 };
 BOOST_DESCRIBE_STRUCT(message, (), (body))
+
+struct numbered {  // starts like a note, one more field: another layout
+  std::string body;
+  std::uint32_t id = 0;
+};
+BOOST_DESCRIBE_STRUCT(numbered, (), (body, id))
 
 /// JSON of a message, exactly 124 bytes: '{' (0x7b = 123) then 123 bytes.
 std::vector<std::byte> json_of_124_bytes() {
@@ -55,17 +63,34 @@ TEST(UnknownOrigin, TheSameBytesAsASnapshotAreAnError) {
 }
 
 TEST(UnknownOrigin, AnotherTypesSnapshotIsAnError) {
-  // A message snapshot has the same binary layout as a note (one string), but
-  // the schema fingerprint differs: the snapshot says so instead of decoding.
-  message m;
+  // A numbered snapshot's payload starts like a note's (one string), and the
+  // binary format decodes its first bytes as a note; the snapshot's layout
+  // fingerprint differs, so the snapshot says so instead of decoding.
+  numbered m;
   m.body = "hello";
   const std::vector<std::byte> snap = refwire::encode_snapshot(m);
+  const std::size_t header = 41 + static_cast<std::size_t>(snap[32]);
   note n;
-  ASSERT_FALSE(refwire::deserialize<refwire::binary>(std::span<const std::byte>(snap).subspan(36, 6), n));
+  ASSERT_FALSE(refwire::deserialize<refwire::binary>(std::span<const std::byte>(snap).subspan(header, 6), n));
   EXPECT_EQ(n.text, "hello");
   try {
     (void)refwire::decode_snapshot<note>(snap);
     FAIL() << "decode_snapshot accepted another type's snapshot";
+  } catch (const refwire::snapshot_error& e) {
+    EXPECT_EQ(e.kind(), refwire::snapshot_errc::fingerprint_mismatch);
+  }
+}
+
+TEST(UnknownOrigin, TheSameLayoutUnderOtherNamesIsOneTypeToBinary) {
+  // A binary snapshot guards the layout (field types and order), not the
+  // names: a note and a message (one string each) share it, which is what
+  // keeps a snapshot loadable when a field is renamed. A JSON snapshot
+  // guards the names too.
+  const message m{"hello"};
+  EXPECT_EQ(refwire::decode_snapshot<note>(refwire::encode_snapshot(m)).text, "hello");
+  try {
+    (void)refwire::decode_snapshot<note>(refwire::encode_snapshot<refwire::json>(m));
+    FAIL() << "a JSON snapshot loaded under other field names";
   } catch (const refwire::snapshot_error& e) {
     EXPECT_EQ(e.kind(), refwire::snapshot_errc::fingerprint_mismatch);
   }

@@ -53,6 +53,7 @@ struct state {
   friend bool operator==(const state&, const state&) = default;
 };
 BOOST_DESCRIBE_STRUCT(state, (), (generation, rows, note, lvl, data))
+REFWIRE_NAME(state, "snaptest.state")
 
 struct other {  // another type: another fingerprint
   std::uint32_t generation = 0;
@@ -84,7 +85,7 @@ state make_state(std::uint32_t generation, std::size_t n) {
   return s;
 }
 
-constexpr std::size_t header_size = 36;
+constexpr std::size_t v1_header_size = 36;
 
 std::uint64_t get_le(const std::vector<std::byte>& b, std::size_t at, std::size_t n) {
   std::uint64_t v = 0;
@@ -96,11 +97,17 @@ void put_le(std::vector<std::byte>& b, std::size_t at, std::uint64_t v, std::siz
   for (std::size_t i = 0; i < n; ++i, v >>= 8) b[at + i] = static_cast<std::byte>(v & 0xff);
 }
 
+/// The header size of a snapshot (version 1: 36; version 2: 41 and the name).
+std::size_t header_of(const std::vector<std::byte>& b) {
+  return get_le(b, 8, 2) == 1 ? v1_header_size : 41 + static_cast<std::size_t>(b[32]);
+}
+
 /// Recomputes the length, the header checksum and the payload checksum of a hand-edited snapshot.
 void reseal(std::vector<std::byte>& b) {
+  const std::size_t header_size = header_of(b);
   const std::size_t length = b.size() - header_size - 8;
   put_le(b, 20, length, 8);
-  put_le(b, 28, XXH3_64bits(b.data(), 28), 8);
+  put_le(b, header_size - 8, XXH3_64bits(b.data(), header_size - 8), 8);
   put_le(b, header_size + length, XXH3_64bits(b.data() + header_size, length), 8);
 }
 
@@ -183,23 +190,64 @@ void expect_golden(const std::string& name, const std::vector<std::byte>& bytes)
   EXPECT_EQ(file, bytes) << "the bytes differ from " << path;
 }
 
-TEST(SnapshotGolden, LayoutVersion1) {
+std::vector<std::byte> golden(const std::string& name) { return read_all(fs::path(REFWIRE_GOLDEN_DIR) / name); }
+
+TEST(SnapshotGolden, Version1FilesStillLoad) {
+  // Written by builds before layout version 2; never regenerated.
+  const state s = make_state(7, 40);
+  const std::vector<std::byte> plain = golden("snapshot-v1.bin");
+  const std::vector<std::byte> lz4 = golden("snapshot-v1-lz4.bin");
+  ASSERT_EQ(plain.size(), 1252u + 44u);
+  EXPECT_EQ(get_le(plain, 8, 2), 1u);
+  EXPECT_EQ(get_le(plain, 12, 8), 0x084f821d1c8ca441u) << "the name-including fingerprint";
+  EXPECT_EQ(get_le(plain, 12, 8), refwire::fingerprint<state>()) << "refwire::fingerprint<T>() did not change";
+  EXPECT_EQ(get_le(lz4, 8, 2), 1u);
+  EXPECT_EQ(get_le(lz4, 11, 1), 1u);
+  EXPECT_EQ(refwire::decode_snapshot<state>(plain), s);
+  EXPECT_EQ(refwire::decode_snapshot<state>(lz4), s);
+  temp_dir dir;
+  write_all(dir / "v1.rfw", plain);
+  EXPECT_EQ(refwire::load_snapshot<state>(dir / "v1.rfw"), s);
+}
+
+/// Compares a freshly encoded snapshot with golden/<name> byte for byte.
+TEST(SnapshotGolden, LayoutVersion2) {
   const state s = make_state(7, 40);
   const std::vector<std::byte> plain = refwire::encode_snapshot(s);
-  const std::vector<std::byte> lz4 = refwire::encode_snapshot(s, {.compression = refwire::compression::lz4});
-  ASSERT_EQ(lz4[header_size], std::byte{1}) << "the golden lz4 snapshot holds an lz4 block";
-  expect_golden("snapshot-v1.bin", plain);
+  expect_golden("snapshot-v2.bin", plain);
+  expect_golden("snapshot-v2-json.bin", refwire::encode_snapshot<refwire::json>(make_state(2, 2)));
+  expect_golden("snapshot-v2-protobuf.bin", refwire::encode_snapshot<refwire::protobuf>(make_state(2, 2)));
+  // The first 64 bytes, as docs/snapshots.md shows them.
+  const unsigned char head[] = {
+      0x89, 0x52, 0x46, 0x57, 0x0d, 0x0a, 0x1a, 0x0a,  // magic
+      0x02, 0x00,                                      // version 2
+      0x01,                                            // format 1 (binary)
+      0x00,                                            // flags
+  };
+  ASSERT_GT(plain.size(), sizeof head);
+  EXPECT_EQ(std::memcmp(plain.data(), head, sizeof head), 0);
+  EXPECT_EQ(get_le(plain, 12, 8), refwire::layout_fingerprint<state>());
+  EXPECT_EQ(get_le(plain, 20, 8), 1252u);
+  EXPECT_EQ(get_le(plain, 28, 4), 0u) << "state declares no version";
+  EXPECT_EQ(get_le(plain, 32, 1), 14u);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(plain.data()) + 33, 14), "snaptest.state");
+  EXPECT_EQ(header_of(plain), 55u);
+  EXPECT_EQ(plain.size(), 55u + 1252u + 8u);
   // The lz4 block may differ with another liblz4 version: its file is
   // compared by the fixed header fields and by what it decodes to.
-  const fs::path lz4_path = fs::path(REFWIRE_GOLDEN_DIR) / "snapshot-v1-lz4.bin";
+  const std::vector<std::byte> lz4 = refwire::encode_snapshot(s, {.compression = refwire::compression::lz4});
+  ASSERT_EQ(lz4[55], std::byte{1}) << "the golden lz4 snapshot holds an lz4 block";
+  const fs::path lz4_path = fs::path(REFWIRE_GOLDEN_DIR) / "snapshot-v2-lz4.bin";
   const char* update = std::getenv("REFWIRE_UPDATE_GOLDEN");
   if (update != nullptr && std::string(update) == "1") write_all(lz4_path, lz4);
   const std::vector<std::byte> golden_lz4 = read_all(lz4_path);
-  ASSERT_GE(golden_lz4.size(), header_size) << "missing golden file " << lz4_path;
+  ASSERT_GE(golden_lz4.size(), 55u) << "missing golden file " << lz4_path;
   EXPECT_TRUE(std::equal(lz4.begin(), lz4.begin() + 20, golden_lz4.begin())) << "magic, version, format, flags, fingerprint";
-  // And files written by earlier builds still load.
-  EXPECT_EQ(refwire::decode_snapshot<state>(read_all(fs::path(REFWIRE_GOLDEN_DIR) / "snapshot-v1.bin")), s);
-  EXPECT_EQ(refwire::decode_snapshot<state>(read_all(fs::path(REFWIRE_GOLDEN_DIR) / "snapshot-v1-lz4.bin")), s);
+  EXPECT_TRUE(std::equal(lz4.begin() + 28, lz4.begin() + 47, golden_lz4.begin() + 28)) << "type version, name";
+  EXPECT_EQ(refwire::decode_snapshot<state>(golden("snapshot-v2.bin")), s);
+  EXPECT_EQ(refwire::decode_snapshot<state>(golden_lz4), s);
+  EXPECT_EQ(refwire::decode_snapshot<state>(golden("snapshot-v2-json.bin")), make_state(2, 2));
+  EXPECT_EQ(refwire::decode_snapshot<state>(golden("snapshot-v2-protobuf.bin")), make_state(2, 2));
 }
 
 // --------------------------------------------------------------- round trips
@@ -208,8 +256,8 @@ TEST(Snapshot, InMemoryRoundTrip) {
   const state s = make_state(3, 10);
   const std::vector<std::byte> b = refwire::encode_snapshot(s);
   const std::vector<std::byte> payload = refwire::serialize(s);
-  ASSERT_EQ(b.size(), header_size + payload.size() + 8);
-  EXPECT_TRUE(std::equal(payload.begin(), payload.end(), b.begin() + header_size));
+  ASSERT_EQ(b.size(), header_of(b) + payload.size() + 8);
+  EXPECT_TRUE(std::equal(payload.begin(), payload.end(), b.begin() + static_cast<std::ptrdiff_t>(header_of(b))));
   EXPECT_EQ(refwire::decode_snapshot<state>(b), s);
 }
 
@@ -218,17 +266,23 @@ TEST(Snapshot, HeaderLayout) {
   const std::vector<std::byte> b = refwire::encode_snapshot(s);
   const unsigned char magic[8] = {0x89, 'R', 'F', 'W', 0x0d, 0x0a, 0x1a, 0x0a};
   EXPECT_EQ(std::memcmp(b.data(), magic, 8), 0);
-  EXPECT_EQ(get_le(b, 8, 2), 1u) << "version";
+  EXPECT_EQ(get_le(b, 8, 2), 2u) << "version";
   EXPECT_EQ(get_le(b, 10, 1), refwire::binary::id);
   EXPECT_EQ(get_le(b, 11, 1), 0u) << "flags";
-  EXPECT_EQ(get_le(b, 12, 8), refwire::fingerprint<state>());
+  EXPECT_EQ(get_le(b, 12, 8), refwire::layout_fingerprint<state>());
   const std::uint64_t length = get_le(b, 20, 8);
+  const std::size_t header_size = header_of(b);
   EXPECT_EQ(length, b.size() - header_size - 8);
-  EXPECT_EQ(get_le(b, 28, 8), XXH3_64bits(b.data(), 28));
+  EXPECT_EQ(get_le(b, 28, 4), 0u) << "type version";
+  EXPECT_EQ(get_le(b, 32, 1), 14u) << "name length";
+  EXPECT_EQ(get_le(b, 47, 8), XXH3_64bits(b.data(), 47));
   EXPECT_EQ(get_le(b, header_size + length, 8), XXH3_64bits(b.data() + header_size, length));
 
   const std::vector<std::byte> z = refwire::encode_snapshot(s, {.compression = refwire::compression::lz4});
   EXPECT_EQ(get_le(z, 11, 1), 1u) << "flags: lz4";
+  // JSON and protobuf record the name-including fingerprint.
+  EXPECT_EQ(get_le(refwire::encode_snapshot<refwire::json>(s), 12, 8), refwire::fingerprint<state>());
+  EXPECT_EQ(get_le(refwire::encode_snapshot<refwire::protobuf>(s), 12, 8), refwire::fingerprint<state>());
 }
 
 TEST(Snapshot, FileRoundTripWithAndWithoutLz4) {
@@ -261,7 +315,7 @@ void round_trip_in_format(const fs::path& p) {
   for (auto c : {refwire::compression::none, refwire::compression::lz4}) {
     refwire::save_snapshot<F>(p, s, {.compression = c});
     const std::vector<std::byte> b = read_all(p);
-    ASSERT_GE(b.size(), header_size);
+    ASSERT_GE(b.size(), 55u);
     EXPECT_EQ(get_le(b, 10, 1), F::id) << F::name;
     EXPECT_EQ(get_le(b, 11, 1), c == refwire::compression::lz4 ? 1u : 0u) << F::name;
     EXPECT_EQ(refwire::load_snapshot<state>(p), s) << F::name;
@@ -296,12 +350,16 @@ TEST(Snapshot, RelativePathAndModeFollowTheUmask) {
 
 // ---------------------------------------------------------------- damage
 
-/// The kind a flipped bit at byte i of a snapshot must produce.
-refwire::snapshot_errc expected_kind(std::size_t i, std::size_t size) {
+/// The kind flipping `bit` at byte i of the version-2 snapshot `good` must produce.
+refwire::snapshot_errc expected_kind(const std::vector<std::byte>& good, std::size_t i, unsigned bit) {
   if (i < 8) return refwire::snapshot_errc::not_a_snapshot;
   if (i < 10) return refwire::snapshot_errc::unsupported_version;
-  if (i < header_size) return refwire::snapshot_errc::header_checksum;
-  (void)size;
+  if (i == 32) {  // the name length: past 200 it is rejected, past the end of the file it is a truncated header
+    const std::size_t m = static_cast<std::size_t>(good[32]) ^ (1U << bit);
+    if (m <= 200 && 41 + m > good.size()) return refwire::snapshot_errc::truncated;
+    return refwire::snapshot_errc::header_checksum;
+  }
+  if (i < header_of(good)) return refwire::snapshot_errc::header_checksum;
   return refwire::snapshot_errc::payload_checksum;
 }
 
@@ -317,7 +375,7 @@ TEST(SnapshotDamage, EveryBitFlipIsDetectedAsTheRightKind) {
         bad[i] ^= static_cast<std::byte>(1U << bit);
         const auto e = failure(bad);
         ASSERT_TRUE(e.has_value()) << "byte " << i << " bit " << bit << " went undetected";
-        EXPECT_EQ(e->kind(), expected_kind(i, good.size()))
+        EXPECT_EQ(e->kind(), expected_kind(good, i, bit))
             << "byte " << i << " bit " << bit << ": " << e->what();
         ++flips;
       }
@@ -338,8 +396,8 @@ TEST(SnapshotDamage, EveryTruncationIsTruncated) {
   EXPECT_STREQ(failure({})->what(), "refwire: snapshot \"<memory>\": truncated: the file is empty");
   const std::vector<std::byte> short_body(good.begin(), good.end() - 1);
   EXPECT_EQ(std::string(failure(short_body)->what()),
-            "refwire: snapshot \"<memory>\": truncated: the header says " + std::to_string(good.size() - 44) +
-                " payload bytes and an 8-byte checksum, the file has " + std::to_string(good.size() - 37) +
+            "refwire: snapshot \"<memory>\": truncated: the header says " + std::to_string(good.size() - 63) +
+                " payload bytes and an 8-byte checksum, the file has " + std::to_string(good.size() - 56) +
                 " bytes after the header");
 }
 
@@ -370,7 +428,7 @@ TEST(SnapshotDamage, TrailingData) {
   EXPECT_EQ(e->kind(), refwire::snapshot_errc::trailing_data);
   EXPECT_EQ(e->offset(), size);
   EXPECT_EQ(std::string(e->what()), "refwire: snapshot \"<memory>\": 1 byte after the payload checksum (the header says " +
-                                        std::to_string(size - 44) + " payload bytes)");
+                                        std::to_string(size - 63) + " payload bytes)");
 }
 
 TEST(SnapshotDamage, Messages) {
@@ -381,9 +439,11 @@ TEST(SnapshotDamage, Messages) {
   EXPECT_EQ(failure(b)->code(), refwire::errc::invalid_snapshot);
 
   b = good;
-  put_le(b, 8, 2, 2);
+  put_le(b, 8, 3, 2);
   EXPECT_STREQ(failure(b)->what(),
-               "refwire: snapshot \"<memory>\": unsupported snapshot version 2 (this build reads version 1)");
+               "refwire: snapshot \"<memory>\": unsupported snapshot version 3 (this build reads versions 1 and 2)");
+  EXPECT_EQ(failure(b)->kind(), refwire::snapshot_errc::unsupported_version);
+  EXPECT_EQ(failure(b)->offset(), 8u);
 
   b = good;
   b[20] ^= std::byte{1};
@@ -392,7 +452,7 @@ TEST(SnapshotDamage, Messages) {
   EXPECT_NE(hc.find("): the header is damaged"), std::string::npos) << hc;
 
   b = good;
-  b[header_size] ^= std::byte{0x10};
+  b[55] ^= std::byte{0x10};
   const std::string pc = failure(b)->what();
   EXPECT_EQ(pc.rfind("refwire: snapshot \"<memory>\": payload checksum mismatch (stored 0x", 0), 0u) << pc;
   EXPECT_EQ(failure(b)->offset(), good.size() - 8);
@@ -403,6 +463,22 @@ TEST(SnapshotDamage, WrongType) {
   const auto e = failure<other>(b);
   ASSERT_TRUE(e);
   EXPECT_EQ(e->kind(), refwire::snapshot_errc::fingerprint_mismatch);
+  EXPECT_EQ(e->offset(), 12u);
+  char expect[512];
+  std::snprintf(expect, sizeof expect,
+                "refwire: snapshot \"<memory>\": written for another type: \"snaptest.state\" (fingerprint 0x%016llx) "
+                "in the file, \"{u32 generation;vector<{string name;f64 value}> rows}\" (0x%016llx) being loaded",
+                static_cast<unsigned long long>(refwire::layout_fingerprint<state>()),
+                static_cast<unsigned long long>(refwire::layout_fingerprint<other>()));
+  EXPECT_STREQ(e->what(), expect);
+  EXPECT_FALSE(failure<state>(b));
+}
+
+TEST(SnapshotDamage, WrongTypeInAVersion1File) {
+  // A version-1 header records no name: the message is version 1's.
+  const auto e = failure<other>(golden("snapshot-v1.bin"));
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->kind(), refwire::snapshot_errc::fingerprint_mismatch);
   char expect[256];
   std::snprintf(expect, sizeof expect,
                 "refwire: snapshot \"<memory>\": written for another type: schema fingerprint 0x%016llx in the file, "
@@ -410,7 +486,6 @@ TEST(SnapshotDamage, WrongType) {
                 static_cast<unsigned long long>(refwire::fingerprint<state>()),
                 static_cast<unsigned long long>(refwire::fingerprint<other>()));
   EXPECT_STREQ(e->what(), expect);
-  EXPECT_FALSE(failure<state>(b));
 }
 
 TEST(SnapshotDamage, ReservedFlags) {
@@ -451,7 +526,8 @@ TEST(SnapshotDamage, FormatThatCannotCarryTheType) {
   b[10] = std::byte{77};
   reseal(b);
   try {
-    (void)snap::open(b, refwire::fingerprint<plain_agg>(), for_agg, "x.rfw");
+    const snap::candidate self{0, refwire::fingerprint<plain_agg>(), refwire::layout_fingerprint<plain_agg>(), "agg"};
+    (void)snap::open(b, std::span(&self, 1), for_agg, "x.rfw");
     FAIL() << "opened";
   } catch (const refwire::snapshot_error& e) {
     EXPECT_EQ(e.kind(), refwire::snapshot_errc::unknown_format);
@@ -478,6 +554,7 @@ TEST(SnapshotDamage, PayloadThatDoesNotDecode) {
 TEST(SnapshotDamage, LyingLz4InsideASealedSnapshot) {
   std::vector<std::byte> b =
       refwire::encode_snapshot(make_state(1, 1), {.compression = refwire::compression::lz4, .compression_threshold = 0});
+  const std::size_t header_size = header_of(b);
   ASSERT_EQ(b[header_size], std::byte{1}) << "an lz4 block";
   // Claim 1 TiB: a varint of 6 bytes replaces the 1- or 2-byte size.
   std::size_t pos = header_size + 1;
@@ -554,14 +631,14 @@ TEST(SnapshotFiles, TooLargeForTheLimit) {
   refwire::save_snapshot(p, make_state(1, 100));
   const auto size = fs::file_size(p);
   refwire::decode_options o;
-  o.max_alloc_bytes = size - 45;
+  o.max_alloc_bytes = size - 250;
   try {
     (void)refwire::load_snapshot<state>(p, o);
     FAIL();
   } catch (const refwire::snapshot_error& e) {
     EXPECT_EQ(e.kind(), refwire::snapshot_errc::too_large);
   }
-  o.max_alloc_bytes = size - 44;  // the file passes; the decode has its own, separate use of the limit
+  o.max_alloc_bytes = size - 249;  // the file passes; the decode has its own, separate use of the limit
   try {
     (void)refwire::load_snapshot<state>(p, o);
   } catch (const refwire::snapshot_error& e) {
@@ -576,8 +653,11 @@ TEST(SnapshotFiles, SaveIntoAMissingDirectory) {
   try {
     refwire::save_snapshot(p, make_state(1, 1));
     FAIL();
-  } catch (const std::system_error& e) {
+  } catch (const refwire::snapshot_save_error& e) {
     EXPECT_EQ(e.code().value(), ENOENT);
+    EXPECT_EQ(e.sys_errno(), ENOENT);
+    EXPECT_EQ(e.kind(), refwire::snapshot_errc::io_error);
+    EXPECT_EQ(e.file(), p.string());
     const std::string what = e.what();
     EXPECT_EQ(what.rfind("refwire: save_snapshot \"" + p.string() + "\": cannot create a temporary file in \"", 0), 0u)
         << what;

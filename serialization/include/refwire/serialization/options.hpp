@@ -53,6 +53,13 @@ struct decode_options {
   /// Formats that identify fields by name (JSON): a field of the type that the
   /// input does not mention is an error instead of keeping its default.
   bool require_all_fields = false;
+  /// Snapshots only (load_snapshot, decode_snapshot): load a JSON or protobuf
+  /// snapshot whose type gained or lost fields since it was written: the
+  /// schema fingerprint is not compared (magic, checksums, format and type
+  /// version still are). A binary snapshot is then a snapshot_error
+  /// (snapshot_errc::tolerant_binary): binary is positional.
+  ///   auto s = refwire::load_snapshot<settings>("settings.rfw", {.tolerant_snapshot = true});
+  bool tolerant_snapshot = false;
 };
 
 }  // namespace refwire

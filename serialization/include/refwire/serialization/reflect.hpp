@@ -115,6 +115,10 @@ struct type_attr {
   ::refwire::numbering numbering = ::refwire::numbering::positional;  ///< protobuf field numbering
   fixed_list<std::uint32_t, 64> reserved = {};                       ///< removed protobuf field numbers
   fixed_list<std::string_view, 32> reserved_names = {};              ///< removed wire names
+  /// The type's version, recorded in snapshots (0: unversioned). A snapshot
+  /// written at an older version loads through refwire::snapshot_history.
+  ///   REFWIRE_TYPE_ATTRIBUTES(settings, {.version = 3})
+  std::uint32_t version = 0;
   friend constexpr bool operator==(const type_attr&, const type_attr&) = default;
 };
 
@@ -792,10 +796,23 @@ concept serializable = detail::deep_ok<T, false>;
 template <serializable T>
 std::string type_name();
 
-/// A 64-bit FNV-1a hash of type_name<T>(): the schema fingerprint that guards
-/// positional formats (snapshots; the planned RPC handshake).
+/// A 64-bit FNV-1a hash of type_name<T>(): the schema fingerprint (field
+/// types, order and names) that guards JSON and protobuf snapshots and the
+/// planned RPC handshake.
+///   if (refwire::fingerprint<point>() != peer_fingerprint) reject();
 template <serializable T>
 std::uint64_t fingerprint();
+
+/// A 64-bit FNV-1a hash of T's layout: type_name<T>() without field names and
+/// enumerator names ("{i32;f64;string}", enums "enum:u8{0,1,2}"), so renaming a
+/// field or an enumerator keeps it. Binary snapshots record it: binary is
+/// positional, the names are not on the wire.
+///   struct before { std::int32_t count; };  BOOST_DESCRIBE_STRUCT(before, (), (count))
+///   struct after { std::int32_t total; };   BOOST_DESCRIBE_STRUCT(after, (), (total))
+///   assert(refwire::layout_fingerprint<before>() == refwire::layout_fingerprint<after>());
+///   assert(refwire::fingerprint<before>() != refwire::fingerprint<after>());
+template <serializable T>
+std::uint64_t layout_fingerprint();
 
 namespace detail {
 
@@ -811,6 +828,7 @@ constexpr std::uint64_t fnv1a(std::string_view s) noexcept {
 struct name_builder {
   std::string out;
   std::vector<const void*> open;  // records being spelled, outermost first
+  bool names = true;              // false: the layout only (layout_fingerprint)
 };
 
 template <class T>
@@ -852,8 +870,10 @@ void append_name(name_builder& b) {
       boost::mp11::mp_for_each<boost::describe::describe_enumerators<T>>([&](auto e) {
         if (!first) b.out += ',';
         first = false;
-        b.out += e.name;
-        b.out += '=';
+        if (b.names) {
+          b.out += e.name;
+          b.out += '=';
+        }
         b.out += std::to_string(static_cast<std::int64_t>(e.value));
       });
       b.out += '}';
@@ -914,7 +934,7 @@ void append_name(name_builder& b) {
       if (!first) b.out += ';';
       first = false;
       append_name<typename F::type>(b);
-      if (!F::name.empty()) {
+      if (b.names && !F::name.empty()) {
         b.out += ' ';
         b.out += F::name;
       }
@@ -938,6 +958,25 @@ std::string type_name() {
 template <serializable T>
 std::uint64_t fingerprint() {
   static const std::uint64_t value = detail::fnv1a(type_name<T>());
+  return value;
+}
+
+namespace detail {
+
+/// type_name<T>() without field and enumerator names: what layout_fingerprint hashes.
+template <serializable T>
+std::string layout_name() {
+  name_builder b;
+  b.names = false;
+  append_name<T>(b);
+  return std::move(b.out);
+}
+
+}  // namespace detail
+
+template <serializable T>
+std::uint64_t layout_fingerprint() {
+  static const std::uint64_t value = detail::fnv1a(detail::layout_name<T>());
   return value;
 }
 
