@@ -176,6 +176,12 @@ struct xs {
 };
 BOOST_DESCRIBE_STRUCT(xs, (), (x, s))
 
+// views.md: a struct of views (decoded by deserialize_view).
+struct view_item {
+  std::string_view name;
+};
+BOOST_DESCRIBE_STRUCT(view_item, (), (name))
+
 }  // namespace docs
 
 namespace {
@@ -388,6 +394,16 @@ produced run_scenarios() {
     p.add(what([&] { (void)refwire::load_snapshot<point>("state.rfw"); }));
     std::filesystem::current_path(cwd);
     std::filesystem::remove_all(dir);
+  }
+
+  // ---- views (views.md, serialize.hpp)
+  {
+    view_item v;
+    const bytes cut = raw({5, 'a', 'b'});
+    p.add(refwire::deserialize_view<binary>(cut, v));  // truncated string, needs 5 bytes, 2 left, at offset 1
+    p.add(refwire::deserialize_view<json>(std::string_view(R"({"name":"a\nb"})"), v));  // string has escapes
+    const bytes packed = refwire::serialize(v, {.compression = refwire::compression::lz4});
+    p.add(refwire::deserialize_view<binary>(packed, v, {.compression = refwire::compression::lz4}));
   }
   return p;
 }
