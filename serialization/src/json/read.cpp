@@ -99,7 +99,10 @@ refwire::error make_error(reader& r, decode_again again, void* out, const decode
     std::string path = "$";
     if (!again(second, out) && second.failed) {
       refwire::error e2 = detail::make_error(second);
-      if (e2.offset() < f.token) return make_error(second, nullptr, nullptr, options);  // an earlier fault
+      if (e2.offset() < f.token) {  // an earlier fault (cut is a prefix of in: the same offset, line and column)
+        const auto [line, column] = line_column(in, e2.offset());
+        return refwire::error(e2.code(), e2.offset(), e2.path(), e2.reason(), line, column);
+      }
       path = e2.path();
     }
     e = refwire::error(f.code, f.offset, std::move(path), std::move(f.reason));

@@ -516,6 +516,21 @@ struct nest_own {
 };
 BOOST_DESCRIBE_STRUCT(nest_own, (), (inner))
 
+TEST(Views, JsonInvalidTextKeepsTheReason) {
+  // simdjson rejects the text before any value is read; the escape comes
+  // first in the text, so it is the error, with its reason (the copy's own
+  // error keeps its reason too).
+  const std::string text = R"({"name":"a\"b ,"words":["\u0041"],"counts":{"k\\":1}})";
+  text_view v;
+  const refwire::error e = refwire::deserialize_view<refwire::json>(text, v);
+  EXPECT_EQ(e.message(),
+            "$.name: string has escapes and cannot be a view into the input (use std::string), at offset 10 "
+            "(line 1, column 11)");
+  text_own own;
+  const refwire::error o = refwire::deserialize<refwire::json>(text, own);
+  EXPECT_EQ(o.message(), "$: invalid JSON structure, at offset 16 (line 1, column 17)");
+}
+
 TEST(Views, LimitsStillApply) {
   list_view l;
   const std::vector<std::byte> three = refwire::serialize(list_view{{"a", "b", "c"}});
