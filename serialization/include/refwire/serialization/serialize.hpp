@@ -5,6 +5,8 @@
 //   refwire::serialize<refwire::binary>(p, buffer);                   // reused buffer
 //   point q = refwire::deserialize<point>(b);                         // throws decode_error
 //   refwire::error e = refwire::deserialize<refwire::binary>(b, q);   // no-throw
+//   refwire::error v = refwire::deserialize_view<refwire::binary>(b, r);  // r's string_view / span
+//                                                     // fields point into b (docs/views.md)
 //
 // This header defines no format: each format's header (binary.hpp, json.hpp,
 // protobuf.hpp) includes it, and <refwire/serialization.hpp> has them all.
