@@ -1,4 +1,4 @@
-// Must NOT compile: a std::span field, decoded from the front of a stream.
+// Must NOT compile: a std::span<const std::byte> field, decoded from the front of a stream (views: deserialize_view only).
 #include <span>
 
 #include <refwire/serialization.hpp>

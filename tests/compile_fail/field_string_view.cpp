@@ -1,4 +1,4 @@
-// Must NOT compile: a std::string_view field, read from JSON.
+// Must NOT compile: a std::string_view field, read from JSON by from_json (views: deserialize_view only).
 #include <refwire/serialization.hpp>
 
 struct entry {

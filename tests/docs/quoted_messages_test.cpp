@@ -224,6 +224,11 @@ struct snap_settings_v4 {
 BOOST_DESCRIBE_STRUCT(snap_settings_v4, (), (name))
 REFWIRE_NAME(snap_settings_v4, "app.settings")
 REFWIRE_TYPE_ATTRIBUTES(snap_settings_v4, {.version = 4})
+// views.md: a struct of views (decoded by deserialize_view).
+struct view_item {
+  std::string_view name;
+};
+BOOST_DESCRIBE_STRUCT(view_item, (), (name))
 
 }  // namespace docs
 
@@ -469,6 +474,16 @@ produced run_scenarios() {
     put(36 + payload.size(), XXH3_64bits(payload.data(), payload.size()), 8);
     p.add(what([&] { (void)refwire::decode_snapshot<order>(v1, {}, "state.rfw"); }));
     p.add(what([&] { (void)refwire::decode_snapshot<snap_settings>(v1, {}, "state.rfw"); }));
+  }
+
+  // ---- views (views.md, serialize.hpp)
+  {
+    view_item v;
+    const bytes cut = raw({5, 'a', 'b'});
+    p.add(refwire::deserialize_view<binary>(cut, v));  // truncated string, needs 5 bytes, 2 left, at offset 1
+    p.add(refwire::deserialize_view<json>(std::string_view(R"({"name":"a\nb"})"), v));  // string has escapes
+    const bytes packed = refwire::serialize(v, {.compression = refwire::compression::lz4});
+    p.add(refwire::deserialize_view<binary>(packed, v, {.compression = refwire::compression::lz4}));
   }
   return p;
 }

@@ -28,6 +28,63 @@ bool fail_depth(reader& r) { return fail_depth_at(r, r.offset()); }
 bool fail_elements(reader& r, std::uint64_t count) { return fail_elements_at(r, r.offset(), count); }
 bool fail_alloc(reader& r, std::uint64_t bytes) { return fail_alloc_at(r, r.offset(), bytes); }
 
+// ------------------------------------------------ views (deserialize_view)
+
+namespace {
+
+/// The reason of a string that cannot be a view (one wording for values and keys).
+constexpr std::string_view escaped_view = "string has escapes and cannot be a view into the input (use std::string)";
+
+inline const char* input_text(reader& r) noexcept { return reinterpret_cast<const char*>(r.input().data()); }
+
+}  // namespace
+
+bool read_string_view(reader& r, std::string_view& v) {
+  std::string_view text;
+  if (!r.get_string(text)) return false;
+  // value_at is the opening quote. The raw string is at least as long as its
+  // unescaped text and it has no escape exactly when no backslash is among
+  // its first text.size() bytes (an escape before that point would be there).
+  const char* raw = input_text(r) + r.value_at + 1;
+  if (const void* bs = std::memchr(raw, '\\', text.size())) {
+    return record_failure(r, errc::invalid_value, static_cast<std::size_t>(static_cast<const char*>(bs) - input_text(r)),
+                          std::string(escaped_view));
+  }
+  v = std::string_view(raw, text.size());
+  return true;
+}
+
+bool read_key_view(reader& r, std::string_view key, std::string_view& out) {
+  // The key's closing quote is found from its value (current, at r.offset()),
+  // backwards over whitespace and the colon; its opening quote is the first
+  // quote before that with an even number of backslashes in front of it.
+  const char* text = input_text(r);
+  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  std::size_t q = r.offset();
+  while (q > 0 && is_space(text[q - 1])) --q;
+  if (q > 0 && text[q - 1] == ':') --q;
+  while (q > 0 && is_space(text[q - 1])) --q;
+  if (q == 0 || text[q - 1] != '"') return fail(r, errc::invalid_json, "expected an object key");  // not reached
+  const std::size_t close = q - 1;
+  std::size_t open = close;
+  while (open > 0) {
+    --open;
+    if (text[open] != '"') continue;
+    std::size_t slashes = 0;
+    while (open > slashes && text[open - 1 - slashes] == '\\') ++slashes;
+    if (slashes % 2 == 0) break;
+  }
+  const char* raw = text + open + 1;
+  const std::size_t n = close - open - 1;
+  if (const void* bs = std::memchr(raw, '\\', n)) {
+    return record_failure(r, errc::invalid_value, static_cast<std::size_t>(static_cast<const char*>(bs) - text),
+                          std::string(escaped_view));
+  }
+  if (text[open] != '"' || key != std::string_view(raw, n)) return fail(r, errc::invalid_json, "expected an object key");  // not reached
+  out = std::string_view(raw, n);
+  return true;
+}
+
 refwire::error make_error(reader& r, decode_again again, void* out, const decode_options& options) {
   const std::span<const std::byte> in = r.input();
   refwire::error e = r.failed ? detail::make_error(r) : refwire::error(errc::invalid_json, 0, "$", "decode failed");
@@ -42,7 +99,10 @@ refwire::error make_error(reader& r, decode_again again, void* out, const decode
     std::string path = "$";
     if (!again(second, out) && second.failed) {
       refwire::error e2 = detail::make_error(second);
-      if (e2.offset() < f.token) return make_error(second, nullptr, nullptr, options);  // an earlier fault
+      if (e2.offset() < f.token) {  // an earlier fault (cut is a prefix of in: the same offset, line and column)
+        const auto [line, column] = line_column(in, e2.offset());
+        return refwire::error(e2.code(), e2.offset(), e2.path(), e2.reason(), line, column);
+      }
       path = e2.path();
     }
     e = refwire::error(f.code, f.offset, std::move(path), std::move(f.reason));

@@ -36,6 +36,15 @@ void* operator new(std::size_t n) {
   if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
   throw std::bad_alloc();
 }
+// The nothrow form too (simdjson allocates with it): else it would come from
+// the default allocator and be released by the free() below.
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return ::operator new(n);
+  } catch (...) {
+    return nullptr;
+  }
+}
 void operator delete(void* p) noexcept { refwire_test::detail::release(p); }
 void operator delete(void* p, std::size_t) noexcept { refwire_test::detail::release(p); }
 

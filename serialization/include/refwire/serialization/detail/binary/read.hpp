@@ -77,6 +77,23 @@ bool from_nanoseconds(reader& r, std::int64_t ns, D& out) {
 template <class T>
 bool read(reader& r, T& v);
 
+/// A std::string_view or std::span<const std::byte> (deserialize_view only):
+/// the bytes stay in the input and the view points at them, bounds-checked as
+/// a copy is; nothing is allocated, so the allocation budget is not charged.
+template <class T>
+bool read_view(reader& r, T& v) {
+  std::uint64_t n;
+  if (!read_varint(r, n)) [[unlikely]] return false;
+  if (n > r.left()) [[unlikely]] return fail_truncated(r, is_string_view_v<T> ? "string" : "bytes", n);
+  if constexpr (is_string_view_v<T>) {
+    v = T(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n));
+  } else {
+    v = T(r.cur, static_cast<std::size_t>(n));
+  }
+  r.cur += n;
+  return true;
+}
+
 template <class T>
 inline bool read_scalar(reader& r, T& v) {
   // The failure paths return a literal false (not fail_*'s result, which the
@@ -247,6 +264,8 @@ bool read(reader& r, T& v) {
     return true;
   } else if constexpr (s == shape::integer || s == shape::floating) {
     return read_scalar(r, v);
+  } else if constexpr (is_input_view<T>::value) {
+    return read_view(r, v);
   } else if constexpr (s == shape::string) {
     // The common case inline: a one-byte length, the bytes all there, within
     // the allocation budget. Anything else takes the out-of-line path.

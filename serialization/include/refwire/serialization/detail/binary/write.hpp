@@ -237,6 +237,9 @@ void write(writer& w, const T& v) {
     w.put(static_cast<std::underlying_type_t<T>>(v));
   } else if constexpr (s == shape::integer || s == shape::floating) {
     w.put(v);
+  } else if constexpr (s == shape::string && is_string_view_v<T>) {  // the same bytes as a std::string
+    w.put_varint(v.size());
+    w.put_bytes(v.data(), v.size());
   } else if constexpr (s == shape::string) {
     w.put_string(v);
   } else if constexpr (s == shape::blob) {

@@ -10,8 +10,8 @@
 //   BOOST_DESCRIBE_STRUCT(node, (), (v, next))
 //   refwire::serialize(node{});
 //   // error: refwire: a raw pointer is not serializable ...: use std::unique_ptr<T> or std::optional<T> ...
-//   // g++:   in 'constexpr' expansion of 'field_check<node, fixed_string<5>{"next"}, node*, via<> >::run<false>()'
-//   // clang: instantiation of 'field_check<node, &field_name<'n', 'e', 'x', 't'>::value, node *, via<>>::run<false>'
+//   // g++:   in 'constexpr' expansion of 'field_check<node, fixed_string<5>{"next"}, node*, via<> >::run<carried<false> >()'
+//   // clang: instantiation of 'field_check<node, &field_name<'n', 'e', 'x', 't'>::value, node *, via<>>::run<carried<false>>'
 //
 // A field of a nested record: via<...> lists the fields leading to its
 // owner, innermost first. A Boost.PFR aggregate's field: its index (1, 1UL).
@@ -19,6 +19,18 @@
 // The entry points skip the format call (`if constexpr`) when the check
 // fails, so no second error follows. The search below runs only on failure;
 // success is decided by detail::deep_ok (reflect.hpp), computed once per type.
+//
+// The same search serves other rules: check_owning<T>() (every decode but
+// deserialize_view: no std::string_view / std::span<const std::byte> field,
+// which would point into the input) and check_viewable<T, Json>()
+// (deserialize_view<json>: no byte view). The notes then end in
+// run<owns_input>() or run<json_views>():
+//
+//   struct entry { std::string_view label; };
+//   BOOST_DESCRIBE_STRUCT(entry, (), (label))
+//   entry e = refwire::from_json<entry>(text);
+//   // error: refwire: std::string_view fields point into the input: decode this type with
+//   //        refwire::deserialize_view (the input must outlive the value)
 
 #include <cstddef>
 #include <functional>
@@ -30,6 +42,8 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
+#include <refwire/serialization/detail/core/shapes.hpp>
+#include <refwire/serialization/detail/core/walk.hpp>
 #include <refwire/serialization/reflect.hpp>
 
 namespace refwire::detail {
@@ -119,8 +133,8 @@ constexpr bool unserializable() {
                 "refwire: long double is not serializable (its size and format differ between platforms): "
                 "use double");
   static_assert(kind != unserializable_kind::view,
-                "refwire: a view (std::string_view, std::span) is not serializable: a view does not own its "
-                "bytes; use std::string / std::vector");
+                "refwire: this view is not serializable (only std::string_view and std::span<const std::byte> "
+                "are, decoded with refwire::deserialize_view): use std::string / std::vector");
   static_assert(kind != unserializable_kind::reference,
                 "refwire: a reference member is not serializable: store the value, or a std::unique_ptr<T>");
   static_assert(kind != unserializable_kind::needs_names,
@@ -186,26 +200,52 @@ struct via {};
 /// Outer lists the fields that lead to Owner.
 template <class Owner, auto Name, class Field, class Outer>
 struct field_check {
-  template <bool Named>
+  template <class Rule>
   static constexpr bool run() {
-    return unserializable<first_bad_leaf_t<Field, Named>>();
+    return Rule::template report<Field>();
   }
 };
 
 /// The checked type itself cannot be carried.
 template <class T>
 struct type_check {
-  template <bool Named>
+  template <class Rule>
   static constexpr bool run() {
-    return unserializable<first_bad_leaf_t<T, Named>>();
+    return Rule::template report<T>();
   }
 };
 
-/// Nothing found (not when deep_ok is false): no error of refwire's own.
+/// Nothing found (not when the rule's deep check is false): no error of refwire's own.
 struct nothing_found {
-  template <bool Named>
+  template <class Rule>
   static constexpr bool run() {
     return false;
+  }
+};
+
+// ------------------------------------------------------------------ rules
+
+/// What a search looks for (find_bad below): deep<X>() is true when X and
+/// everything it reaches pass (computed once per type), shallow<X>() when X
+/// passes without looking into records, report<L>() fails with the message
+/// for L (a field's type, or the checked type) and returns false;
+/// references: a record's reference member is reported too.
+///
+/// carried<Named>: a format (one that needs field names, or not) can carry it.
+template <bool Named>
+struct carried {
+  static constexpr bool references = true;
+  template <class X>
+  static consteval bool deep() {
+    return deep_ok<X, Named>;
+  }
+  template <class X>
+  static consteval bool shallow() {
+    return shape_ok<X, Named>();
+  }
+  template <class L>
+  static constexpr bool report() {
+    return unserializable<first_bad_leaf_t<L, Named>>();
   }
 };
 
@@ -227,65 +267,77 @@ struct push_step<Step, via<Steps...>> {
   using type = via<Step, Steps...>;
 };
 
-template <class X, bool Named, class Stack, class Outer>
+template <class X, class Rule, class Stack, class Outer>
 constexpr auto find_bad();
 
 /// The first offending field among R's walked fields.
-template <class R, bool Named, class Stack, class Outer, class... Fs>
+template <class R, class Rule, class Stack, class Outer, class... Fs>
 constexpr auto find_in_fields(boost::mp11::mp_list<Fs...>) {
   return []<class F0, class... Rest>(std::type_identity<F0>, std::type_identity<Rest>...) {
     using step = at<R, field_label<F0>, typename F0::type>;
-    using r = decltype(find_bad<typename F0::type, Named, boost::mp11::mp_push_back<Stack, R>,
+    using r = decltype(find_bad<typename F0::type, Rule, boost::mp11::mp_push_back<Stack, R>,
                                 typename push_step<step, Outer>::type>());
     if constexpr (!std::is_same_v<r, std::type_identity<nothing_found>> || sizeof...(Rest) == 0) {
       return r{};
     } else {
-      return find_in_fields<R, Named, Stack, Outer>(boost::mp11::mp_list<Rest...>{});
+      return find_in_fields<R, Rule, Stack, Outer>(boost::mp11::mp_list<Rest...>{});
     }
   }(std::type_identity<Fs>{}...);
 }
 
 /// The first offending field of record R, unless R is on the current path.
-template <class R, bool Named, class Stack, class Outer>
+template <class R, class Rule, class Stack, class Outer>
 constexpr auto find_in_record() {
   if constexpr (boost::mp11::mp_contains<Stack, R>::value || boost::mp11::mp_empty<walked_fields_t<R>>::value) {
     return std::type_identity<nothing_found>{};
-  } else if constexpr (has_reference_field<R>) {
+  } else if constexpr (Rule::references && has_reference_field<R>) {
     using F = boost::mp11::mp_at_c<typename fields_of<R>::type, reference_field_index<R>()>;
     using ref = std::add_lvalue_reference_t<typename F::type>;
     return std::type_identity<field_check<R, field_label<F>, ref, Outer>>{};
   } else {
-    return find_in_fields<R, Named, Stack, Outer>(walked_fields_t<R>{});
+    return find_in_fields<R, Rule, Stack, Outer>(walked_fields_t<R>{});
   }
 }
 
 /// The first offending record field reached through X's records.
-template <bool Named, class Stack, class Outer, class... Rs>
+template <class Rule, class Stack, class Outer, class... Rs>
 constexpr auto find_in_records(boost::mp11::mp_list<Rs...>) {
   return []<class R0, class... Rest>(std::type_identity<R0>, std::type_identity<Rest>...) {
-    using r = decltype(find_in_record<R0, Named, Stack, Outer>());
+    using r = decltype(find_in_record<R0, Rule, Stack, Outer>());
     if constexpr (!std::is_same_v<r, std::type_identity<nothing_found>> || sizeof...(Rest) == 0) {
       return r{};
     } else {
-      return find_in_records<Named, Stack, Outer>(boost::mp11::mp_list<Rest...>{});
+      return find_in_records<Rule, Stack, Outer>(boost::mp11::mp_list<Rest...>{});
     }
   }(std::type_identity<Rs>{}...);
 }
 
-/// Depth-first search, in field order, for the first type that cannot be
-/// carried; X is reached through the fields Outer. Records on the current
-/// path (Stack) are not entered again, and subtrees deep_ok accepts are not
+/// Depth-first search, in field order, for the first type Rule rejects; X
+/// is reached through the fields Outer. Records on the current path (Stack)
+/// are not entered again, and subtrees Rule's deep check accepts are not
 /// entered at all. The result names the check that reports it.
-template <class X, bool Named, class Stack, class Outer>
+template <class X, class Rule, class Stack, class Outer>
 constexpr auto find_bad() {
-  if constexpr (deep_ok<X, Named>) {
+  if constexpr (Rule::template deep<X>()) {
     return std::type_identity<nothing_found>{};
-  } else if constexpr (!shape_ok<X, Named>()) {
+  } else if constexpr (!Rule::template shallow<X>()) {
     return std::type_identity<typename bad_at<X, Outer>::type>{};
   } else if constexpr (boost::mp11::mp_empty<records_in_t<X>>::value) {
     return std::type_identity<nothing_found>{};
   } else {
-    return find_in_records<Named, Stack, Outer>(records_in_t<X>{});
+    return find_in_records<Rule, Stack, Outer>(records_in_t<X>{});
+  }
+}
+
+/// True when T passes Rule; otherwise one readable error naming the first
+/// offending field (see the top of this file) and false.
+template <class T, class Rule>
+constexpr bool check_rule() {
+  if constexpr (Rule::template deep<T>()) {
+    return true;
+  } else {
+    using check = typename decltype(find_bad<T, Rule, boost::mp11::mp_list<>, via<>>())::type;
+    return check::template run<Rule>();
   }
 }
 
@@ -293,11 +345,130 @@ constexpr auto find_bad() {
 /// otherwise one readable error (see the top of this file) and false.
 template <class T, bool Named>
 constexpr bool check_carried() {
-  if constexpr (deep_ok<T, Named>) {
-    return true;
+  return check_rule<T, carried<Named>>();
+}
+
+// ------------------------------------------------------------------ views
+
+/// A view into the input (std::string_view, std::span<const std::byte>), or
+/// a C array of them.
+template <class T>
+struct view_leaf : is_input_view<std::remove_all_extents_t<T>> {};
+
+/// A std::span<const std::byte> (or a C array of them): base64 in JSON, never a view.
+template <class T>
+struct byte_view_leaf : std::bool_constant<is_byte_view_v<std::remove_all_extents_t<T>>> {};
+
+/// The first type inside T (T itself, or an element, key, value, alternative
+/// or codec surrogate, not looking into records) for which Leaf holds; void
+/// when there is none.
+template <class T, template <class> class Leaf>
+constexpr auto first_leaf() {
+  constexpr shape s = shape_of<T>();
+  if constexpr (Leaf<T>::value) {
+    return std::type_identity<T>{};
+  } else if constexpr (s == shape::codec) {
+    return first_leaf<typename codec<T>::wire, Leaf>();
+  } else if constexpr (s == shape::optional || s == shape::sequence) {
+    return first_leaf<typename T::value_type, Leaf>();
+  } else if constexpr (s == shape::fixed_array) {
+    return first_leaf<typename element_of<T>::type, Leaf>();
+  } else if constexpr (s == shape::pointer) {
+    return first_leaf<typename T::element_type, Leaf>();
+  } else if constexpr (s == shape::set) {
+    return first_leaf<typename T::key_type, Leaf>();
+  } else if constexpr (s == shape::map) {
+    using key = typename decltype(first_leaf<typename T::key_type, Leaf>())::type;
+    if constexpr (!std::is_void_v<key>) return std::type_identity<key>{};
+    else return first_leaf<typename T::mapped_type, Leaf>();
+  } else if constexpr (s == shape::variant || s == shape::tuple) {
+    return []<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
+      using found = boost::mp11::mp_remove_if<
+          boost::mp11::mp_list<typename decltype(first_leaf<Ts, Leaf>())::type...>, std::is_void>;
+      if constexpr (boost::mp11::mp_empty<found>::value) return std::type_identity<void>{};
+      else return std::type_identity<boost::mp11::mp_front<found>>{};
+    }(std::type_identity<T>{});
   } else {
-    using check = typename decltype(find_bad<T, Named, boost::mp11::mp_list<>, via<>>())::type;
-    return check::template run<Named>();
+    return std::type_identity<void>{};
+  }
+}
+
+template <class T, template <class> class Leaf>
+using first_leaf_t = typename decltype(first_leaf<T, Leaf>())::type;
+
+/// The error of a view reached by a decode that copies (L: the view, or a C array of views).
+template <class L>
+constexpr bool points_into_input() {
+  using V = std::remove_all_extents_t<L>;
+  static_assert(!is_string_view_v<V>,
+                "refwire: std::string_view fields point into the input: decode this type with "
+                "refwire::deserialize_view (the input must outlive the value)");
+  static_assert(!is_byte_view_v<V>,
+                "refwire: std::span<const std::byte> fields point into the input: decode this type with "
+                "refwire::deserialize_view (the input must outlive the value)");
+  return false;
+}
+
+/// The error of a std::span<const std::byte> that deserialize_view<json> reaches.
+template <class L>
+constexpr bool byte_view_in_json() {
+  static_assert(dependent_false<L>,
+                "refwire: deserialize_view<json>: a std::span<const std::byte> cannot be a view into JSON input "
+                "(JSON holds bytes as base64 text, decoded into new storage): use std::vector<std::byte>");
+  return false;
+}
+
+/// owns_input: no part of the value is a view (deserialize, from_json,
+/// snapshots, compressed input: the decoded value must not point into the input).
+struct owns_input {
+  static constexpr bool references = false;
+  template <class X>
+  static consteval bool deep() {
+    return !any_part<X, view_leaf>();
+  }
+  template <class X>
+  static consteval bool shallow() {
+    return std::is_void_v<first_leaf_t<X, view_leaf>>;
+  }
+  template <class L>
+  static constexpr bool report() {
+    return points_into_input<first_leaf_t<L, view_leaf>>();
+  }
+};
+
+/// json_views: no part of the value is a byte view (deserialize_view<json>).
+struct json_views {
+  static constexpr bool references = false;
+  template <class X>
+  static consteval bool deep() {
+    return !any_part<X, byte_view_leaf>();
+  }
+  template <class X>
+  static consteval bool shallow() {
+    return std::is_void_v<first_leaf_t<X, byte_view_leaf>>;
+  }
+  template <class L>
+  static constexpr bool report() {
+    return byte_view_in_json<first_leaf_t<L, byte_view_leaf>>();
+  }
+};
+
+/// True when T holds no view, so a decode that copies (or decompresses) can
+/// fill it; otherwise one error naming the first view field and
+/// refwire::deserialize_view, and false.
+template <class T>
+constexpr bool check_owning() {
+  return check_rule<T, owns_input>();
+}
+
+/// True when deserialize_view in format F can fill T (JSON: no byte views);
+/// otherwise one error naming the field, and false.
+template <class T, bool Json>
+constexpr bool check_viewable() {
+  if constexpr (Json) {
+    return check_rule<T, json_views>();
+  } else {
+    return true;
   }
 }
 

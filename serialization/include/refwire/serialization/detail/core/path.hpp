@@ -31,7 +31,7 @@ std::string quote_key(std::string_view text, std::size_t max_shown = 64);
 /// push_index): its key when the key is a string or an integer, else its position.
 template <class Failure, class K>
 void push_map_key(Failure& f, const K& key, std::size_t position) {
-  if constexpr (std::is_same_v<K, std::string>) {
+  if constexpr (std::is_same_v<K, std::string> || std::is_same_v<K, std::string_view>) {
     push_key(f, std::string_view(key));
   } else if constexpr (std::is_integral_v<K> && !std::is_same_v<K, bool> && std::is_signed_v<K>) {
     push_key(f, static_cast<long long>(key));

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -73,8 +74,18 @@ template <class R, class P> struct is_duration<std::chrono::duration<R, P>> : st
 template <class T> struct is_timestamp : std::false_type {};
 template <class D> struct is_timestamp<std::chrono::time_point<std::chrono::system_clock, D>> : std::true_type {};
 
-template <class T> inline constexpr bool is_string_v = std::is_same_v<T, std::string>;
-template <class T> inline constexpr bool is_blob_v = std::is_same_v<T, std::vector<std::byte>>;
+/// Views into the input: std::string_view has the string shape and
+/// std::span<const std::byte> the blob shape (they encode as std::string and
+/// std::vector<std::byte> do), but only refwire::deserialize_view decodes
+/// them (they point into the input); every other decode path rejects them
+/// at compile time (detail/core/diagnose.hpp).
+template <class T> inline constexpr bool is_string_view_v = std::is_same_v<T, std::string_view>;
+template <class T> inline constexpr bool is_byte_view_v = std::is_same_v<T, std::span<const std::byte>>;
+template <class T> struct is_input_view : std::bool_constant<is_string_view_v<T> || is_byte_view_v<T>> {};
+
+template <class T> inline constexpr bool is_string_v = std::is_same_v<T, std::string> || is_string_view_v<T>;
+template <class T>
+inline constexpr bool is_blob_v = std::is_same_v<T, std::vector<std::byte>> || is_byte_view_v<T>;
 template <class T> inline constexpr bool is_uuid_v = std::is_same_v<T, uuid>;
 template <class T> inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
 
@@ -153,8 +164,8 @@ enum class shape : std::uint8_t {
   integer,      ///< integers of every width, char types included
   floating,     ///< float, double
   enumeration,  ///< an enum (over its underlying type)
-  string,       ///< std::string
-  blob,         ///< std::vector<std::byte>
+  string,       ///< std::string, std::string_view (a view: deserialize_view only)
+  blob,         ///< std::vector<std::byte>, std::span<const std::byte> (a view: deserialize_view only)
   uuid,         ///< refwire::uuid
   timestamp,    ///< a system_clock time_point
   duration,     ///< a std::chrono::duration

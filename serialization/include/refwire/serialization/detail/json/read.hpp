@@ -248,9 +248,19 @@ bool parse_integer_key(std::string_view key, K& out) noexcept {
   return res.ec == std::errc() && res.ptr == key.data() + key.size();
 }
 
+// deserialize_view (out of line, src/json/read.cpp): a string that needs no
+// unescaping as a view into the input; one with an escape is invalid_value
+// at its first backslash.
+/// The current value, a string, as a view into the input.
+bool read_string_view(reader& r, std::string_view& v);
+/// The key next_key just returned (its value is current) as a view into the input.
+bool read_key_view(reader& r, std::string_view key, std::string_view& out);
+
 template <class K>
 bool read_object_key(reader& r, std::string_view key, K& out) {
-  if constexpr (is_string_v<K>) {
+  if constexpr (is_string_view_v<K>) {
+    return read_key_view(r, key, out);
+  } else if constexpr (is_string_v<K>) {
     if (!charge(r, key.size())) [[unlikely]] return false;
     out.assign(key);
     return true;
@@ -419,6 +429,11 @@ bool read(reader& r, T& v) {
       v = d;
     }
     return true;
+  } else if constexpr (is_string_view_v<T>) {
+    return read_string_view(r, v);
+  } else if constexpr (is_byte_view_v<T>) {
+    static_assert(dependent_false<T>, "refwire: a std::span<const std::byte> cannot be a view into JSON input");
+    return false;  // not reached: deserialize_view<json> rejects the type first (detail/core/diagnose.hpp)
   } else if constexpr (s == shape::string) {
     std::string_view text;
     if (!r.get_string(text)) [[unlikely]] return false;

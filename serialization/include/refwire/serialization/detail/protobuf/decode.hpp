@@ -49,7 +49,9 @@ inline void reset_tuple(Tuple& t, std::index_sequence<I...>) {
 template <class T>
 inline void reset(T& v) {
   constexpr shape s = shape_of<T>();
-  if constexpr (s == shape::codec || s == shape::boolean || s == shape::integer || s == shape::floating ||
+  if constexpr (is_input_view<T>::value) {  // deserialize_view: an empty view
+    v = T{};
+  } else if constexpr (s == shape::codec || s == shape::boolean || s == shape::integer || s == shape::floating ||
                 s == shape::enumeration || s == shape::uuid || s == shape::timestamp || s == shape::duration) {
     v = T{};
   } else if constexpr (s == shape::string || s == shape::blob || s == shape::sequence || s == shape::set ||
@@ -81,6 +83,23 @@ REFWIRE_ALWAYS_INLINE bool read_value(reader& r, T& v) {
   constexpr cat c = category<T>();
   if constexpr (c == cat::scalar) {
     return read_scalar<T, E>(r, v);
+  } else if constexpr (is_input_view<T>::value) {
+    // deserialize_view: the bytes stay in the input, bounds-checked and (a
+    // string) UTF-8 validated as a copy is; nothing is allocated or charged.
+    const std::byte* at = r.cur;
+    std::uint64_t n;
+    if (!read_length(r, n, c == cat::string ? "string" : "bytes")) [[unlikely]] return false;
+    if constexpr (c == cat::string) {
+      const auto* text = reinterpret_cast<const char*>(r.cur);
+      if (!wire::all_ascii(text, static_cast<std::size_t>(n))) [[unlikely]] {
+        if (!wire::utf8_valid_slow(text, static_cast<std::size_t>(n))) return fail_utf8(r, at);
+      }
+      v = T(text, static_cast<std::size_t>(n));
+    } else {
+      v = T(r.cur, static_cast<std::size_t>(n));
+    }
+    r.cur += n;
+    return true;
   } else if constexpr (c == cat::string || c == cat::blob) {
     const std::byte* at = r.cur;
     std::uint64_t n;

@@ -110,7 +110,7 @@ REFWIRE_ALWAYS_INLINE std::byte* put_text(writer& w, std::byte* p, const T& v) {
   p = store_tag<tag_v<N, w_len>>(w.ensure(p, 5 + 65));
   if (n <= 64) [[likely]] {
     bool padded = false;
-    if constexpr (is_string_v<T>) padded = v.capacity() >= 15;
+    if constexpr (std::is_same_v<T, std::string>) padded = v.capacity() >= 15;  // not a std::string_view
     return store_short_bytes(p, v.data(), n, padded);
   }
   return w.put_bytes(wire::store_varint_wide(p, n), v.data(), n);
