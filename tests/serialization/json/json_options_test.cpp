@@ -462,3 +462,29 @@ TEST(json_pretty, short_number_arrays_on_one_line) {
             }),
             "$[1]: NaN has no JSON encoding");
 }
+
+TEST(json_variants, top_level_and_with_a_naming_policy) {
+  using shape = std::variant<circle, square>;
+  const refwire::encode_options tagged{.naming = naming::kebab_case, .variants = variant_form::internally_tagged};
+  EXPECT_EQ(refwire::to_json(shape{square{1, 2}}, tagged), R"({"type":"square","side":1,"http-server2-id":2})");
+  const shape back = refwire::from_json<shape>(R"({"http-server2-id":2,"type":"square","side":1})",
+                                               {.naming = naming::kebab_case,
+                                                .variants = variant_form::internally_tagged});
+  EXPECT_EQ(back, (shape{square{1, 2}}));
+  EXPECT_EQ(refwire::to_json(shape{circle{3}}, {.variants = variant_form::by_name}), R"({"circle":{"r":3}})");
+  EXPECT_EQ(refwire::to_json(shape{circle{3}}, {.pretty = true, .variants = variant_form::internally_tagged}),
+            "{\n  \"type\": \"circle\",\n  \"r\": 3\n}");
+  // Without the options the same text is not a variant by index.
+  EXPECT_EQ(decode_code<shape>(R"({"type":"circle","r":3})", {}), refwire::errc::invalid_variant);
+  // std::monostate is a fieldless alternative: only the tag.
+  using maybe_shape = std::variant<std::monostate, circle>;
+  EXPECT_EQ(refwire::to_json(maybe_shape{}, {.variants = variant_form::internally_tagged}), R"({"type":"{}"})");
+  EXPECT_EQ(refwire::from_json<maybe_shape>(R"({"type":"{}"})", {.variants = variant_form::internally_tagged}).index(),
+            0u);
+}
+
+TEST(json_inputs, mutable_byte_spans_too) {
+  std::vector<std::byte> bytes = refwire::serialize<refwire::json>(mixed{circle{2}});
+  const mixed m = refwire::from_json<mixed>(std::span<std::byte>(bytes));
+  EXPECT_EQ(std::get<0>(m.v).r, 2);
+}
