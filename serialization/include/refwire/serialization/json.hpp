@@ -11,7 +11,11 @@
 // Written with std::to_chars and a fast escape scan, read with simdjson's
 // on-demand parser straight into the struct (no DOM). Every convention (enums
 // by name, uuid, RFC 3339 timestamps, base64 blobs, variants, maps, limits)
-// is in docs/json-format.md.
+// is in docs/json-format.md, and so are the options (encode_options /
+// decode_options, type_attr): omitted nulls and defaults, naming policies,
+// variants by name or internally tagged, indentation and short arrays.
+//
+//   refwire::to_json(p, {.omit_null = true, .naming = refwire::naming::camel_case});
 
 #include <cstddef>
 #include <cstdint>
