@@ -28,3 +28,8 @@ refwire_compile_fail(pb_explicit_only_missing.cpp "field_without_number(<refwire
 refwire_compile_fail(pb_reserved_number_used.cpp "refwire::detail::pb::field_uses_reserved_number<7U?>")
 refwire_compile_fail(pb_reserved_name_used.cpp "field_uses_reserved_name(<refwire::detail::fixed_string<6>.\"price\".>|_named..5, &\"price\".0...)")
 refwire_compile_fail(type_attributes_too_many_reserved.cpp "refwire: too many values for this fixed_list .type_attr::reserved holds 64 numbers")
+# JSON options: a type-level naming policy that gives two fields one wire name,
+# and internally tagged variants whose alternatives are not structs or clash with the tag.
+refwire_compile_fail(naming_collision.cpp "wire_name_collision<(refwire::detail::fixed_string<7>.\"userId\".|..117, 115, 101, 114, 73, 100, 0..)>")
+refwire_compile_fail(variant_tagged_not_struct.cpp "refwire: variant_form::internally_tagged needs every alternative to be a described struct .*internally_tagged_alternative_not_a_struct<std::(__cxx11::)?basic_string<char> ?>|internally_tagged_alternative_not_a_struct<std::(__cxx11::)?basic_string<char> ?>.*refwire: variant_form::internally_tagged needs every alternative to be a described struct")
+refwire_compile_fail(variant_tag_clash.cpp "field_clashes_with_variant_tag<(refwire::detail::fixed_string<5>.\"kind\".|..107, 105, 110, 100, 0..)>")

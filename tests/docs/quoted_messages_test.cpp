@@ -229,6 +229,31 @@ struct view_item {
   std::string_view name;
 };
 BOOST_DESCRIBE_STRUCT(view_item, (), (name))
+// JSON options (json-format.md, "Options").
+struct opt_circle {
+  double r = 0;
+};
+BOOST_DESCRIBE_STRUCT(opt_circle, (), (r))
+REFWIRE_NAME(opt_circle, "circle")
+struct opt_square {
+  double side = 0;
+};
+BOOST_DESCRIBE_STRUCT(opt_square, (), (side))
+REFWIRE_NAME(opt_square, "square")
+struct opt_drawing {
+  std::variant<opt_circle, opt_square> main;
+};
+BOOST_DESCRIBE_STRUCT(opt_drawing, (), (main))
+REFWIRE_TYPE_ATTRIBUTES(opt_drawing, {.variants = refwire::variant_form::internally_tagged, .variant_tag = "kind"})
+struct opt_mixed {
+  std::variant<opt_circle, std::int32_t> v;
+};
+BOOST_DESCRIBE_STRUCT(opt_mixed, (), (v))
+struct opt_account {
+  std::int32_t user_id = 0;
+  std::int32_t userId = 0;
+};
+BOOST_DESCRIBE_STRUCT(opt_account, (), (user_id, userId))
 
 }  // namespace docs
 
@@ -388,6 +413,25 @@ produced run_scenarios() {
     p.add(decode_as<json, tokens>(from(R"({"d":1.0e+})")));
     p.add(decode_as<json, tokens>(from(R"({"b":tru})")));
     p.add(decode_as<json, tokens>(from("{\"id\":1,\n\"tags\":[true,tru]}")));
+  }
+  // ---- JSON options (json-format.md, "Options")
+  {
+    const auto from = [](std::string_view t) { return bytes(reinterpret_cast<const std::byte*>(t.data()),
+                                                            reinterpret_cast<const std::byte*>(t.data()) + t.size()); };
+    try {
+      (void)refwire::to_json(opt_account{}, {.naming = refwire::naming::camel_case});
+    } catch (const refwire::encode_error& e) {
+      p.add(std::string(e.what()));
+    }
+    try {
+      (void)refwire::to_json(opt_mixed{1}, {.variants = refwire::variant_form::internally_tagged});
+    } catch (const refwire::encode_error& e) {
+      p.add(std::string(e.what()));
+    }
+    p.add(decode_as<json, opt_drawing>(from(R"({"main":{"side":1}})")));
+    p.add(decode_as<json, opt_drawing>(from(R"({"main":{"kind":"disc"}})")));
+    p.add(decode_as<json, opt_drawing>(from(R"({"main":{"kind":1}})")));
+    p.add(decode_as<json, opt_drawing>(from(R"({"main":{"kind":"circle","kind":"square"}})")));
   }
   // ---- protobuf decode (protobuf-format.md)
   {

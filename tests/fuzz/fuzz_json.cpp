@@ -1,7 +1,10 @@
 // libFuzzer target for the JSON decoder.
 //
 // The first byte picks the type (fuzz_types.hpp; the PFR-only `plain` has no
-// JSON form and is skipped); the rest is decoded as JSON with the
+// JSON form and is skipped) and, divided by the type count, the JSON options
+// (0: none; 1: camelCase keys; 2: variants by name; 3: kebab-case keys and
+// internally tagged variants; encoding uses the same ones, with an indent of
+// 3 and short arrays on one line when pretty); the rest is decoded as JSON with the
 // non-throwing, the prefix and the throwing entry points, which must agree.
 // When a decode succeeds, the value is encoded again (compact and pretty);
 // that text must decode, and encoding the result must give the same compact
@@ -33,9 +36,34 @@ bool only_whitespace(std::span<const std::byte> rest) {
   return true;
 }
 
+/// The decode and encode options of mode m (the first byte / the type count).
+struct mode_options {
+  refwire::decode_options decode;
+  refwire::encode_options encode;
+  refwire::encode_options pretty;
+};
+
+mode_options options_for(unsigned m) {
+  mode_options o{fuzz::fuzz_options, {}, {.pretty = true}};
+  if (m == 0) return o;
+  switch (m) {
+    case 1: o.decode.naming = o.encode.naming = refwire::naming::camel_case; break;
+    case 2: o.decode.variants = o.encode.variants = refwire::variant_form::by_name; break;
+    default:
+      o.decode.naming = o.encode.naming = refwire::naming::kebab_case;
+      o.decode.variants = o.encode.variants = refwire::variant_form::internally_tagged;
+  }
+  o.pretty = o.encode;
+  o.pretty.pretty = true;
+  o.pretty.indent = 3;
+  o.pretty.short_array_width = 40;
+  return o;
+}
+
 template <class T, bool ByValue>
-void run(std::span<const std::byte> in) {
-  const refwire::decode_options& o = fuzz::fuzz_options;
+void run(std::span<const std::byte> in, unsigned mode) {
+  const mode_options mo = options_for(mode);
+  const refwire::decode_options& o = mo.decode;
 
   T whole{};
   const refwire::error full = refwire::deserialize<refwire::json>(in, whole, o);
@@ -83,17 +111,26 @@ void run(std::span<const std::byte> in) {
     return;
   }
 
-  const std::string text = refwire::to_json(v);
+  std::string text;
+  try {
+    text = refwire::to_json(v, mo.encode);
+  } catch (const refwire::encode_error& e) {
+    // Only an option can make a decoded value unwritable: a per-call
+    // internally tagged form meets a variant holding a non-struct alternative
+    // the input left at its default.
+    if (mode == 0) die("a decoded value does not encode", e.what());
+    return;
+  }
   T w{};
   if (refwire::error e = refwire::deserialize<refwire::json>(text, w, o)) die("re-encoding does not decode", e.message() + " " + text);
-  const std::string pretty = refwire::to_json(v, {.pretty = true});
+  const std::string pretty = refwire::to_json(v, mo.pretty);
   T p{};
   if (refwire::error e = refwire::deserialize<refwire::json>(pretty, p, o)) die("pretty text does not decode", e.message());
   if constexpr (ByValue) {
     if (!(w == v) || !(p == v)) die("re-decoded value differs", text);
   } else {
-    if (refwire::to_json(w) != text) die("re-encoding is not a fixed point", text);
-    if (refwire::to_json(p) != text) die("pretty text decodes differently", text);
+    if (refwire::to_json(w, mo.encode) != text) die("re-encoding is not a fixed point", text);
+    if (refwire::to_json(p, mo.encode) != text) die("pretty text decodes differently", text);
   }
 }
 
@@ -103,19 +140,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   const std::span<const std::byte> in(reinterpret_cast<const std::byte*>(data) + 1, size - 1);
   using fuzz::kind;
+  const unsigned mode = (data[0] / fuzz::type_count) % 4;
   switch (static_cast<kind>(data[0] % fuzz::type_count)) {
-    case kind::point: run<fuzz::point, false>(in); break;
-    case kind::order: run<fuzz::order, false>(in); break;
-    case kind::node: run<fuzz::node, false>(in); break;
-    case kind::chain: run<fuzz::chain, false>(in); break;
-    case kind::flags: run<fuzz::flags, false>(in); break;
-    case kind::ordered_shapes: run<fuzz::ordered_shapes, false>(in); break;
+    case kind::point: run<fuzz::point, false>(in, mode); break;
+    case kind::order: run<fuzz::order, false>(in, mode); break;
+    case kind::node: run<fuzz::node, false>(in, mode); break;
+    case kind::chain: run<fuzz::chain, false>(in, mode); break;
+    case kind::flags: run<fuzz::flags, false>(in, mode); break;
+    case kind::ordered_shapes: run<fuzz::ordered_shapes, false>(in, mode); break;
     case kind::plain: break;  // positional only
-    case kind::string_map: run<fuzz::string_map, false>(in); break;
-    case kind::string_set: run<fuzz::string_set, false>(in); break;
-    case kind::empties: run<fuzz::empties, false>(in); break;
-    case kind::mixed_tuple: run<fuzz::mixed_tuple, false>(in); break;
-    case kind::unordered: run<fuzz::unordered, true>(in); break;
+    case kind::string_map: run<fuzz::string_map, false>(in, mode); break;
+    case kind::string_set: run<fuzz::string_set, false>(in, mode); break;
+    case kind::empties: run<fuzz::empties, false>(in, mode); break;
+    case kind::mixed_tuple: run<fuzz::mixed_tuple, false>(in, mode); break;
+    case kind::unordered: run<fuzz::unordered, true>(in, mode); break;
     case kind::count: break;
   }
   return 0;

@@ -146,6 +146,54 @@ bool fail_text(reader& r, errc code, std::string_view what, std::string_view tex
   return record_failure(r, code, r.value_at, "invalid " + std::string(what) + " " + quote_key(text));
 }
 
+bool fail_naming_collision(reader& r, naming p, std::string_view first, std::string_view second,
+                           std::string_view key) {
+  return fail(r, errc::invalid_value, naming_collision_reason(p, first, second, key));
+}
+
+bool fail_alternative(reader& r, std::size_t at, std::string_view what, std::string_view name,
+                      const std::vector<std::string>& names) {
+  std::string reason = "unknown " + std::string(what) + " " + quote_key(name) + " (one of";
+  for (std::size_t i = 0; i < names.size(); ++i) reason += (i == 0 ? " " : ", ") + quote_key(names[i]);
+  return record_failure(r, errc::invalid_variant, at, reason + ")");
+}
+
+bool fail_variant_at(reader& r, std::size_t at, std::string reason) {
+  return record_failure(r, errc::invalid_variant, at, std::move(reason));
+}
+
+std::size_t object_end(std::span<const std::byte> in, std::size_t at) noexcept {
+  const auto* p = reinterpret_cast<const char*>(in.data());
+  const std::size_t n = in.size();
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = at; i < n; ++i) {
+    const char c = p[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      if (--depth == 0) return i + 1;
+    }
+  }
+  return n;
+}
+
+bool adopt_failure(reader& r, reader& nested, std::size_t at) {
+  if (r.failed) return false;
+  if (!nested.failed) return record_failure(r, errc::invalid_json, at, "decode failed");
+  r.failed = std::move(nested.failed);
+  r.failed->offset += at;
+  return false;
+}
+
 void push_member(reader& r, std::string_view key) {
   bool plain = !key.empty();
   for (const char c : key) {

@@ -58,11 +58,25 @@ void writer::pretty_key(std::string_view quoted, bool& first) {
   put(std::string_view(": "));
 }
 
+void writer::name_key(std::string_view name, bool& first) {
+  if (!first) put(',');
+  first = false;
+  if (pretty) newline();
+  put('"');
+  put(name);
+  put('"');
+  if (pretty) {
+    put(std::string_view(": "));
+  } else {
+    put(':');
+  }
+}
+
 void writer::newline() {
-  const std::size_t n = 1 + 2 * static_cast<std::size_t>(level);
+  const std::size_t n = 1 + static_cast<std::size_t>(indent) * level;
   if (n > max_reserve) {
     put('\n');
-    for (std::uint32_t i = 0; i < level; ++i) put(std::string_view("  "));
+    for (std::size_t i = 1; i < n; ++i) put(' ');
     return;
   }
   char* p = reserve(n);
@@ -380,6 +394,40 @@ void write_timestamp(writer& w, std::int64_t ns) {
   wire::format_rfc3339(o + 1, ns);
   o[wire::rfc3339_size + 1] = '"';
   w.commit(o + wire::rfc3339_size + 2);
+}
+
+// ------------------------------------------------------------------ options
+
+std::string naming_collision_reason(naming p, std::string_view first, std::string_view second, std::string_view key) {
+  return std::string(naming_label(p)) + " gives fields " + std::string(first) + " and " + std::string(second) +
+         " the same key \"" + std::string(key) + "\"";
+}
+
+std::size_t repeated_name(const std::vector<std::string>& names) noexcept {
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (names[i] == names[j]) return i;
+    }
+  }
+  return no_index;
+}
+
+std::string repeated_name_reason(const std::vector<std::string>& names, std::size_t i) {
+  std::size_t j = 0;
+  while (j < i && names[j] != names[i]) ++j;
+  return "variant alternatives " + std::to_string(j) + " and " + std::to_string(i) + " have the same name \"" +
+         names[i] + "\" (give one a REFWIRE_NAME, or use variant_form::by_index)";
+}
+
+std::string not_taggable_reason(std::size_t index, std::string_view name) {
+  return "variant_form::internally_tagged needs a described struct for every alternative; alternative " +
+         std::to_string(index) + " (" + std::string(name) + ") is not";
+}
+
+std::string tag_clash_reason(std::string_view field, std::size_t index, std::string_view alternative,
+                             std::string_view tag) {
+  return "field \"" + std::string(field) + "\" of alternative " + std::to_string(index) + " (" +
+         std::string(alternative) + ") has the name of the variant tag \"" + std::string(tag) + "\"";
 }
 
 }  // namespace refwire::detail::json

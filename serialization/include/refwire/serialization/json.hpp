@@ -11,7 +11,11 @@
 // Written with std::to_chars and a fast escape scan, read with simdjson's
 // on-demand parser straight into the struct (no DOM). Every convention (enums
 // by name, uuid, RFC 3339 timestamps, base64 blobs, variants, maps, limits)
-// is in docs/json-format.md.
+// is in docs/json-format.md, and so are the options (encode_options /
+// decode_options, type_attr): omitted nulls and defaults, naming policies,
+// variants by name or internally tagged, indentation and short arrays.
+//
+//   refwire::to_json(p, {.omit_null = true, .naming = refwire::naming::camel_case});
 
 #include <cstddef>
 #include <cstdint>
@@ -57,7 +61,7 @@ struct json {
   ///   refwire::json::encode(p, buffer, {.pretty = true});
   template <serializable T>
   static void encode(const T& v, std::vector<std::byte>& out, const encode_options& options) {
-    detail::json::encode(v, out, options.pretty);
+    detail::json::encode(v, out, options);
   }
 
   /// Decodes a T from the JSON text in into out. With consumed == nullptr the
@@ -87,7 +91,7 @@ struct json {
 template <class T>
 [[nodiscard]] std::string to_json(const T& v, const encode_options& options = {}) {
   std::string out;
-  if constexpr (detail::check_serializable<T, json>()) detail::json::encode(v, out, options.pretty);
+  if constexpr (detail::check_serializable<T, json>()) detail::json::encode(v, out, options);
   return out;
 }
 
@@ -99,6 +103,16 @@ template <class T>
 ///   catch (const refwire::decode_error& e) { /* "$.x: expected integer, got string, at offset 5 (line 1, column 6)" */ }
 template <class T>
 [[nodiscard]] T from_json(std::string_view text, const decode_options& options = {}) {
+  return deserialize<T, json>(text, options);
+}
+
+/// Parses JSON text held as bytes (a std::vector<std::byte> from
+/// serialize<json>, or a std::span<const std::byte>) into a T.
+///
+///   std::vector<std::byte> j = refwire::serialize<refwire::json>(p);
+///   point q = refwire::from_json<point>(j);
+template <class T>
+[[nodiscard]] T from_json(std::span<const std::byte> text, const decode_options& options = {}) {
   return deserialize<T, json>(text, options);
 }
 

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -33,6 +34,7 @@
 #include <boost/pfr/core.hpp>
 #include <boost/pfr/tuple_size.hpp>
 
+#include <refwire/serialization/detail/core/naming.hpp>
 #include <refwire/serialization/detail/core/shapes.hpp>
 #include <refwire/serialization/types.hpp>
 
@@ -108,9 +110,15 @@ enum class numbering : std::uint8_t {
 /// `reserved_names`: proto_schema writes `reserved 4, 7;` and `reserved "old";`,
 /// a field given a reserved number or wire name is a compile error, and a
 /// decoder treats a reserved number on the wire as an unknown field.
+/// `naming` derives the wire names of the members the type declares (JSON
+/// keys and .proto field names; a rename wins; two fields given one name are
+/// a compile error). JSON reads `variants` and `variant_tag` for the variant
+/// fields of the type (see docs/json-format.md, "Options").
 ///
 ///   REFWIRE_TYPE_ATTRIBUTES(order, {.numbering = refwire::numbering::explicit_only,
 ///                                   .reserved = {4, 7}, .reserved_names = {"price"}})
+///   REFWIRE_TYPE_ATTRIBUTES(user, {.naming = refwire::naming::camel_case})
+///   REFWIRE_TYPE_ATTRIBUTES(drawing, {.variants = refwire::variant_form::internally_tagged, .variant_tag = "kind"})
 struct type_attr {
   ::refwire::numbering numbering = ::refwire::numbering::positional;  ///< protobuf field numbering
   fixed_list<std::uint32_t, 64> reserved = {};                       ///< removed protobuf field numbers
@@ -119,6 +127,15 @@ struct type_attr {
   /// written at an older version loads through refwire::snapshot_history.
   ///   REFWIRE_TYPE_ATTRIBUTES(settings, {.version = 3})
   std::uint32_t version = 0;
+  /// The naming policy of the members this type declares (not its bases'
+  /// members, which follow their own type); empty: the call's policy
+  /// (encode_options::naming) applies to them.
+  std::optional<::refwire::naming> naming = std::nullopt;
+  /// JSON: how this type's variant fields (and variants inside their
+  /// optionals, pointers and containers) are written and read; empty: the call's form.
+  std::optional<::refwire::variant_form> variants = std::nullopt;
+  /// JSON, with variants == variant_form::internally_tagged: the tag key.
+  std::string_view variant_tag = "type";
   friend constexpr bool operator==(const type_attr&, const type_attr&) = default;
 };
 
@@ -405,6 +422,38 @@ constexpr bool check_attribute_entries() {
 
 namespace detail {
 
+/// A member name under policy P, in static storage.
+template <class D, naming P>
+inline constexpr auto converted_name_v =
+    converted_name<converted_capacity(std::string_view(D::name).size())>(std::string_view(D::name), P);
+
+/// The wire name the member described by D of Owner has by Owner's own
+/// attributes: its rename, else its name under Owner's naming policy, else its name.
+template <class Owner, class D>
+constexpr std::string_view own_wire_name() {
+  constexpr field_attr a = attribute_for<Owner>(D::name);
+  constexpr std::optional<naming> p = type_attributes_of<Owner>().naming;
+  if constexpr (!a.rename.empty()) {
+    return a.rename;
+  } else if constexpr (p.has_value() && *p != naming::as_declared) {
+    return converted_name_v<D, *p>.view();
+  } else {
+    return D::name;
+  }
+}
+
+/// The wire name of that member when a call asks for policy P: its own
+/// wire name when it has a rename or Owner sets a policy, else its name under P.
+template <class Owner, class D, naming P>
+constexpr std::string_view call_wire_name() {
+  constexpr bool own = !attribute_for<Owner>(D::name).rename.empty() || type_attributes_of<Owner>().naming.has_value();
+  if constexpr (own || P == naming::as_declared) {
+    return own_wire_name<Owner, D>();
+  } else {
+    return converted_name_v<D, P>.view();
+  }
+}
+
 /// One field, known at compile time: `index` is its position among all the
 /// record's fields (base fields first, skipped fields counted), `name` its wire
 /// name (empty for PFR aggregates), `attr` its attributes, `type` its C++ type.
@@ -415,13 +464,15 @@ struct described_field {
   static constexpr std::size_t index = I;
   static constexpr std::string_view member_name = D::name;
   static constexpr field_attr attr = attribute_for<Owner>(D::name);
-  static constexpr std::string_view name = attr.rename.empty() ? member_name : attr.rename;
+  static constexpr std::string_view name = own_wire_name<Owner, D>();
+  using desc = D;
   template <class T>
   static constexpr auto& get(T& obj) noexcept { return obj.*D::pointer; }
 };
 
 template <class T, std::size_t I>
 struct aggregate_field {
+  using desc = void;
   using owner = T;
   using type = std::remove_cvref_t<decltype(boost::pfr::get<I>(std::declval<T&>()))>;
   static constexpr std::size_t index = I;
@@ -472,11 +523,8 @@ struct fields_of;
 template <class T>
 constexpr auto wire_entries() {
   return []<class... M>(boost::mp11::mp_list<M...>) {
-    return std::array<wire_entry, sizeof...(M)>{wire_entry{
-        attribute_for<typename M::owner>(M::desc::name).rename.empty()
-            ? std::string_view(M::desc::name)
-            : attribute_for<typename M::owner>(M::desc::name).rename,
-        attribute_for<typename M::owner>(M::desc::name).skip}...};
+    return std::array<wire_entry, sizeof...(M)>{wire_entry{own_wire_name<typename M::owner, typename M::desc>(),
+                                                           attribute_for<typename M::owner>(M::desc::name).skip}...};
   }(flat_members_t<T>{});
 }
 

@@ -42,7 +42,15 @@ inline constexpr std::size_t key_slack = 64;
 class reader : public decode_context {
  public:
   reader(std::span<const std::byte> in, const decode_options& o) noexcept
-      : decode_context(o), reject_unknown(o.reject_unknown_fields), require_all(o.require_all_fields), in_(in) {}
+      : decode_context(o),
+        reject_unknown(o.reject_unknown_fields),
+        require_all(o.require_all_fields),
+        names(o.naming),
+        variants(o.variants),
+        variant_tag(o.variant_tag),
+        call_variants(o.variants),
+        call_tag(o.variant_tag),
+        in_(in) {}
   ~reader();
   reader(const reader&) = delete;
   reader& operator=(const reader&) = delete;
@@ -100,6 +108,13 @@ class reader : public decode_context {
   /// The failure was found before any value was read (simdjson's first
   /// pass): make_error locates it and decodes again to learn its path.
   bool before_values = false;
+  /// decode_options::naming, variants and variant_tag; variants and
+  /// variant_tag are the form in effect (a field's type attribute, else the call's).
+  refwire::naming names;
+  refwire::variant_form variants;
+  std::string_view variant_tag;
+  refwire::variant_form call_variants;
+  std::string_view call_tag;
 
  private:
   std::span<const std::byte> in_;

@@ -151,12 +151,51 @@ struct record_table {
   static constexpr auto keys = []<class... Fs>(boost::mp11::mp_list<Fs...>) {
     return std::array<raw_key, sizeof...(Fs)>{make_raw_key(Fs::name)...};
   }(fields{});
+  /// names and keys under each naming policy (decode_options::naming).
+  static constexpr auto call_names = [] {
+    std::array<std::array<std::string_view, size>, naming_count> out{};
+    if constexpr (size != 0) {
+      constexpr auto each = []<class... Fs>(boost::mp11::mp_list<Fs...>) {
+        return std::array<std::array<std::string_view, naming_count>, sizeof...(Fs)>{call_names_v<Fs>...};
+      }(fields{});
+      for (std::size_t p = 0; p < naming_count; ++p) {
+        for (std::size_t i = 0; i < size; ++i) out[p][i] = each[i][p];
+      }
+    }
+    return out;
+  }();
+  static constexpr auto call_keys = [] {
+    std::array<std::array<raw_key, size>, naming_count> out{};
+    for (std::size_t p = 0; p < naming_count; ++p) {
+      for (std::size_t i = 0; i < size; ++i) out[p][i] = make_raw_key(call_names[p][i]);
+    }
+    return out;
+  }();
 };
 
-template <class T>
-bool read_record(reader& r, T& v) {
+/// invalid_value at the current object: two fields of a record get one key under decode_options::naming.
+bool fail_naming_collision(reader& r, naming p, std::string_view first, std::string_view second,
+                           std::string_view key);
+
+/// A record's object. Tagged: the object of an internally tagged variant's
+/// alternative, whose member `tag` names the alternative (checked already) and is skipped.
+template <class T, bool Tagged = false>
+bool read_record(reader& r, T& v, std::string_view tag = {}) {
   using table = record_table<T>;
   constexpr std::size_t n = table::size;
+  const raw_key* keys = table::keys.data();
+  const std::string_view* names = table::names.data();
+  if (r.names != naming::as_declared) [[unlikely]] {
+    const auto p = static_cast<std::size_t>(r.names);
+    keys = table::call_keys[p].data();
+    names = table::call_names[p].data();
+    if constexpr (n != 0) {
+      const auto c = call_collisions_v<T>[p];
+      if (c[0] != no_index) [[unlikely]] {
+        return fail_naming_collision(r, r.names, member_names_v<T>[c[1]], member_names_v<T>[c[0]], names[c[0]]);
+      }
+    }
+  }
   if (!r.begin_object()) [[unlikely]] return false;
   std::array<bool, n == 0 ? 1 : n> seen{};
   std::size_t hint = 0;
@@ -164,13 +203,19 @@ bool read_record(reader& r, T& v) {
   int k;
   while ((k = r.next_field(raw)) == 1) {
     std::size_t i;
-    if (hint < n && is_raw_key(table::keys[hint], raw)) [[likely]] {
+    if (hint < n && is_raw_key(keys[hint], raw)) [[likely]] {
       i = hint;
     } else {
       std::string_view key;
       if (!r.key_text(raw, key)) [[unlikely]] return false;
-      i = find_name(table::names.data(), n, key, hint);
+      i = find_name(names, n, key, hint);
       if (i == n) {
+        if constexpr (Tagged) {
+          if (key == tag) {
+            if (!skip_value(r)) [[unlikely]] return false;
+            continue;
+          }
+        }
         if (r.reject_unknown) [[unlikely]] return fail_unknown_field(r, key);
         if (!skip_value(r)) [[unlikely]] {
           push_member(r, key);
@@ -179,7 +224,7 @@ bool read_record(reader& r, T& v) {
         continue;
       }
     }
-    if (seen[i]) [[unlikely]] return fail_duplicate_field(r, table::names[i]);
+    if (seen[i]) [[unlikely]] return fail_duplicate_field(r, names[i]);
     seen[i] = true;
     hint = i + 1;
     if constexpr (n > 0) {
@@ -187,8 +232,9 @@ bool read_record(reader& r, T& v) {
         using F = boost::mp11::mp_at_c<typename table::fields, I>;
         static_assert(!std::is_const_v<std::remove_reference_t<decltype(F::get(v))>>,
                       "refwire: a const member cannot be decoded");
-        if (!read(r, F::get(v))) [[unlikely]] {
-          push_field(r, F::name, F::index);
+        if (!with_field_variants<typename F::owner, typename F::type>(r, [&] { return read(r, F::get(v)); }))
+            [[unlikely]] {
+          push_field(r, names[I], F::index);
           return false;
         }
         return true;
@@ -199,10 +245,149 @@ bool read_record(reader& r, T& v) {
   if (k < 0) [[unlikely]] return false;
   if (r.require_all) {
     for (std::size_t i = 0; i < n; ++i) {
-      if (!seen[i]) return fail_missing_field(r, table::names[i]);
+      if (!seen[i]) return fail_missing_field(r, names[i]);
     }
   }
   return true;
+}
+
+/// The alternative of V named `name`, or no_index.
+template <class V>
+std::size_t alternative_index(std::string_view name) {
+  const std::vector<std::string>& names = alternative_names<V>();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) return i;
+  }
+  return no_index;
+}
+
+/// invalid_variant: "unknown variant alternative \"x\" (expected circle or square)" at the current value.
+bool fail_alternative(reader& r, std::size_t at, std::string_view what, std::string_view name,
+                      const std::vector<std::string>& names);
+/// invalid_variant at offset `at` with this reason.
+bool fail_variant_at(reader& r, std::size_t at, std::string reason);
+/// The end (one past the closing brace) of the object that opens at in[at]
+/// (the object was read and found valid already).
+std::size_t object_end(std::span<const std::byte> in, std::size_t at) noexcept;
+/// Moves the failure of a nested reader (on the input from `at` on) into r, its offsets shifted by at.
+bool adopt_failure(reader& r, reader& nested, std::size_t at);
+
+/// A variant by name ({"circle": {...}}) or internally tagged ({"type": "circle", ...}).
+template <class V>
+bool read_variant_named(reader& r, V& v) {
+  constexpr std::size_t count = std::variant_size_v<V>;
+  const std::vector<std::string>& names = alternative_names<V>();
+  if (const std::size_t twice = repeated_name(names); twice != no_index) [[unlikely]] {
+    return fail(r, errc::invalid_variant, repeated_name_reason(names, twice));
+  }
+  if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+  depth_scope scope(r);
+  if (r.variants == variant_form::by_name) {
+    if (!r.begin_object()) [[unlikely]] return false;
+    std::string_view key;
+    int k = r.next_key(key);
+    if (k < 0) [[unlikely]] return false;
+    if (k == 0) [[unlikely]] return fail(r, errc::invalid_variant, "a variant is an object with one key, got {}");
+    const std::size_t index = alternative_index<V>(key);
+    if (index == no_index) [[unlikely]] return fail_alternative(r, r.offset(), "variant alternative", key, names);
+    const bool ok = boost::mp11::mp_with_index<count>(index, [&](auto I) {
+      if (v.index() != I) v.template emplace<I>();
+      if (!read(r, *std::get_if<I>(&v))) [[unlikely]] {
+        push_key(r, key);
+        return false;
+      }
+      return true;
+    });
+    if (!ok) [[unlikely]] return false;
+    k = r.next_key(key);
+    if (k < 0) [[unlikely]] return false;
+    if (k == 1) [[unlikely]] return fail(r, errc::invalid_variant, "a variant is an object with one key, got a second");
+    return true;
+  }
+  // Internally tagged: find the tag anywhere in the object, then decode the
+  // object again as the alternative it names.
+  const std::string_view tag = r.variant_tag;
+  const std::size_t at = r.offset();
+  if (!r.begin_object()) [[unlikely]] return false;
+  std::string_view key;
+  std::string_view name;
+  bool found = false;
+  int k;
+  while ((k = r.next_key(key)) == 1) {
+    if (key == tag) {
+      if (found) [[unlikely]] {
+        fail(r, errc::duplicate_key, "duplicate variant tag " + quote_key(tag));
+        push_member(r, key);
+        return false;
+      }
+      value_kind kind;
+      if (!r.kind(kind)) [[unlikely]] return false;
+      if (kind != value_kind::string) [[unlikely]] {
+        fail(r, errc::invalid_variant,
+             "variant tag " + quote_key(tag) + " must be a string naming an alternative, got " +
+                 std::string(kind_name(kind)));
+        push_member(r, key);
+        return false;
+      }
+      const std::size_t name_at = r.offset();
+      if (!r.get_string(name)) [[unlikely]] return false;
+      if (alternative_index<V>(name) == no_index) [[unlikely]] {
+        fail_alternative(r, name_at, "variant tag", name, names);
+        push_member(r, key);
+        return false;
+      }
+      found = true;
+    } else if (!skip_value(r)) [[unlikely]] {
+      push_member(r, key);
+      return false;
+    }
+  }
+  if (k < 0) [[unlikely]] return false;
+  if (!found) [[unlikely]] {
+    std::string reason = "missing variant tag " + quote_key(tag) + " (one of";
+    for (std::size_t i = 0; i < names.size(); ++i) reason += (i == 0 ? " " : ", ") + quote_key(names[i]);
+    return fail_variant_at(r, at, reason + ")");
+  }
+  const std::size_t index = alternative_index<V>(name);
+  const std::size_t end = object_end(r.input(), at);
+  return boost::mp11::mp_with_index<count>(index, [&](auto I) {
+    using A = std::variant_alternative_t<I, V>;
+    if constexpr (!taggable_alternative<A>()) {
+      return fail_variant_at(r, at, not_taggable_reason(I, names[I]));
+    } else {
+      if constexpr (described_record<A>) {
+        if (const std::size_t clash = tag_clash<A>(tag, r.names); clash != no_index) [[unlikely]] {
+          return fail_variant_at(r, at, tag_clash_reason(call_key_at<A>(clash, r.names), I, names[I], tag));
+        }
+      }
+      decode_options o;
+      o.max_depth = r.depth_left;
+      o.max_elements = r.elements_left;
+      o.max_alloc_bytes = r.alloc_left;
+      o.reject_unknown_fields = r.reject_unknown;
+      o.require_all_fields = r.require_all;
+      o.naming = r.names;
+      o.variants = r.call_variants;
+      o.variant_tag = r.call_tag;
+      if (v.index() != I) v.template emplace<I>();
+      if constexpr (!described_record<A>) {
+        return true;  // a fieldless alternative: nothing but the tag to read
+      } else {
+        reader nested(r.input().subspan(at, end - at), o);
+        bool ok = nested.start(false);
+        if (ok && nested.depth_left == 0) ok = fail_depth(nested);
+        if (ok) {
+          depth_scope inner(nested);
+          ok = read_record<A, true>(nested, *std::get_if<I>(&v), tag);
+        }
+        ok = ok && nested.finish(nullptr);
+      r.elements_left = nested.elements_left;
+      r.alloc_left = nested.alloc_left;
+        if (!ok) [[unlikely]] return adopt_failure(r, nested, at);
+        return true;
+      }
+    }
+  });
 }
 
 template <class T>
@@ -579,6 +764,7 @@ bool read(reader& r, T& v) {
     }
   } else if constexpr (s == shape::variant) {
     constexpr std::size_t count = std::variant_size_v<T>;
+    if (r.variants != variant_form::by_index) [[unlikely]] return read_variant_named(r, v);
     if (!r.begin_object()) [[unlikely]] return false;
     std::string_view key;
     int k = r.next_key(key);
