@@ -57,7 +57,7 @@ struct json {
   ///   refwire::json::encode(p, buffer, {.pretty = true});
   template <serializable T>
   static void encode(const T& v, std::vector<std::byte>& out, const encode_options& options) {
-    detail::json::encode(v, out, options.pretty);
+    detail::json::encode(v, out, options.pretty, options.timestamps);
   }
 
   /// Decodes a T from the JSON text in into out. With consumed == nullptr the
@@ -87,7 +87,7 @@ struct json {
 template <class T>
 [[nodiscard]] std::string to_json(const T& v, const encode_options& options = {}) {
   std::string out;
-  if constexpr (detail::check_serializable<T, json>()) detail::json::encode(v, out, options.pretty);
+  if constexpr (detail::check_serializable<T, json>()) detail::json::encode(v, out, options.pretty, options.timestamps);
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include <refwire/serialization/detail/compression_method.hpp>
+#include <refwire/serialization/detail/timestamp_format.hpp>
 
 namespace refwire {
 
@@ -28,6 +29,12 @@ struct encode_options {
   std::size_t compression_threshold = 512;
   /// JSON: newlines and two-space indentation instead of the compact form.
   bool pretty = false;
+
+  /// JSON: how timestamps are written, RFC 3339 text (the default) or a
+  /// number of seconds, milliseconds, microseconds or nanoseconds since the
+  /// Unix epoch, exact (a fraction only when the value has one).
+  ///   refwire::to_json(t, {.timestamps = refwire::timestamp_format::epoch_seconds});  // 1796118449.5
+  refwire::timestamp_format timestamps = refwire::timestamp_format::rfc3339;
 };
 
 /// Limits for every decode path. The defaults accept anything a program is
@@ -53,6 +60,11 @@ struct decode_options {
   /// Formats that identify fields by name (JSON): a field of the type that the
   /// input does not mention is an error instead of keeping its default.
   bool require_all_fields = false;
+
+  /// JSON: the unit of a number read for a timestamp (an RFC 3339 string is
+  /// always read). With the default, rfc3339, a number is an error.
+  ///   refwire::from_json<T>(text, {.timestamps = refwire::timestamp_format::epoch_milliseconds});
+  refwire::timestamp_format timestamps = refwire::timestamp_format::rfc3339;
 };
 
 }  // namespace refwire
