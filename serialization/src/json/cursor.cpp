@@ -648,6 +648,10 @@ bool skip_value(reader& r);  // src/json/read.cpp
 
 bool reader::get_raw(std::string_view& v) {
   cursor_state& s = *st_;
+  value_kind k;
+  if (!kind(k)) return false;
+  // A number may be read in place, leaving simdjson's iterator on it: its token is its text.
+  if (k == value_kind::number) return get_number_text(v);
   const std::size_t start = token_start(s);
   value_at = start;
   if (!skip_value(*this)) return false;

@@ -97,6 +97,14 @@ TEST(json_raw, kept_exactly_and_written_verbatim) {
   EXPECT_EQ(e.payload.text, R"({"a": [1, 2.50, "\u0078"]})");
   EXPECT_EQ(refwire::to_json(e), R"({"kind":"k","payload":{"a": [1, 2.50, "\u0078"]},"meta":null})");
   EXPECT_EQ(refwire::from_json<raw_json>(" 12.0e3 ").text, "12.0e3");
+  // Every kind of value in a field, numbers read in place included.
+  for (const char* text : {"2", "-0.5e-3", "true", "false", "null", R"("a\"b")", "[]", "{}", R"([1,{"x":[2]}])"}) {
+    event f;
+    ASSERT_FALSE(decode(std::string(R"({"payload": )") + text + R"( ,"kind":"k"})", f)) << text;
+    EXPECT_EQ(f.payload.text, text);
+    ASSERT_FALSE(decode(std::string(R"({"payload":)") + text + "}", f)) << text;
+    EXPECT_EQ(f.payload.text, text);
+  }
   EXPECT_EQ(refwire::from_json<raw_json>(R"("s")").text, R"("s")");
   EXPECT_EQ(refwire::from_json<raw_json>("null").text, "null");
   EXPECT_EQ(refwire::to_json(raw_json{}), "null");  // empty text is null
