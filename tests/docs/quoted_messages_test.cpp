@@ -52,6 +52,11 @@ struct json_item {
 };
 BOOST_DESCRIBE_STRUCT(json_item, (), (id, name))
 
+struct raw_event {
+  refwire::raw_json payload;
+};
+BOOST_DESCRIBE_STRUCT(raw_event, (), (payload))
+
 struct json_order {
   std::vector<json_item> items;
 };
@@ -528,6 +533,35 @@ produced run_scenarios() {
     p.add(refwire::deserialize_view<json>(std::string_view(R"({"name":"a\nb"})"), v));  // string has escapes
     const bytes packed = refwire::serialize(v, {.compression = refwire::compression::lz4});
     p.add(refwire::deserialize_view<binary>(packed, v, {.compression = refwire::compression::lz4}));
+  }
+  // ---- json-format.md, "Time": durations, epoch timestamps, leap seconds
+  {
+    struct ms32_holder {
+      std::chrono::duration<std::int32_t, std::milli> d{};
+    };
+    using ms_tp = std::chrono::time_point<std::chrono::system_clock, std::chrono::milliseconds>;
+    auto json_error = [](auto value, std::string_view text, const refwire::decode_options& o = {}) {
+      return refwire::deserialize<refwire::json>(text, value, o);
+    };
+    const refwire::decode_options secs{.timestamps = refwire::timestamp_format::epoch_seconds};
+    p.add(json_error(std::chrono::milliseconds{}, "1.5"));
+    p.add(json_error(std::chrono::duration<std::int32_t, std::milli>{}, "2147483648"));
+    p.add(json_error(refwire::timestamp{}, "1796118449"));
+    p.add(json_error(refwire::timestamp{}, "1.0000000001", secs));
+    p.add(json_error(refwire::timestamp{}, "9223372037", secs));
+    p.add(json_error(refwire::timestamp{}, "true", secs));
+    p.add(json_error(ms_tp{}, "1796118449.0005", secs));
+    p.add(json_error(refwire::timestamp{}, R"("2016-12-31T23:59:60+01:00")"));
+    p.add(json_error(refwire::timestamp{}, R"("2016-12-31T23:59:61Z")"));
+    (void)sizeof(ms32_holder);
+  }
+  // ---- json_value.hpp, json-format.md ("raw_json and json_value")
+  {
+    docs::raw_event bad;
+    bad.payload.text = "{\"a\":";
+    p.add(encode_failure<refwire::json>(bad));
+    refwire::json_value v;
+    p.add(refwire::deserialize<refwire::json>(std::string_view(R"({"a":1,"a":2})"), v));
   }
   return p;
 }

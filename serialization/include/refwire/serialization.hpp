@@ -17,6 +17,7 @@
 #include <refwire/serialization/format.hpp>
 #include <refwire/serialization/formats.hpp>
 #include <refwire/serialization/json.hpp>
+#include <refwire/serialization/json_value.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/protobuf.hpp>
 #include <refwire/serialization/reflect.hpp>

@@ -644,6 +644,45 @@ bool reader::get_string(std::string_view& v) {
   return true;
 }
 
+bool skip_value(reader& r);  // src/json/read.cpp
+
+bool reader::get_raw(std::string_view& v) {
+  cursor_state& s = *st_;
+  value_kind k;
+  if (!kind(k)) return false;
+  // A number may be read in place, leaving simdjson's iterator on it: its token is its text.
+  if (k == value_kind::number) return get_number_text(v);
+  const std::size_t start = token_start(s);
+  value_at = start;
+  if (!skip_value(*this)) return false;
+  std::size_t end = location(s);
+  while (end > start && (s.base[end - 1] == ' ' || s.base[end - 1] == '\n' || s.base[end - 1] == '\r' ||
+                         s.base[end - 1] == '\t'))
+    --end;
+  v = std::string_view(s.base + start, end - start);
+  return true;
+}
+
+bool reader::get_number_text(std::string_view& v) {
+  cursor_state& s = *st_;
+  value_at = value_start(s);
+  std::string_view raw;
+  if (s.root) {
+    if (s.doc.raw_json_token().get(raw) != simdjson::SUCCESS) raw = {};
+  } else {
+    raw = s.cur.raw_json_token();
+  }
+  while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
+    raw.remove_suffix(1);
+  // Checked as a number by simdjson (which also moves past it); a number too
+  // large for a double is still a number here.
+  double d;
+  const error_code e = s.root ? s.doc.get_double().get(d) : s.cur.get_double().get(d);
+  if (e != simdjson::SUCCESS && e != simdjson::NUMBER_OUT_OF_RANGE) [[unlikely]] return fail_sj(s, *this, e, "number");
+  v = raw;
+  return true;
+}
+
 int reader::is_null() {
   cursor_state& s = *st_;
   bool n = false;

@@ -320,6 +320,32 @@ bool fail_timestamp(reader& r, std::string_view text, wire::rfc3339_status why) 
                         "invalid RFC 3339 timestamp " + quote_key(text) + " (" + f.what + ")");
 }
 
+bool read_any_timestamp(reader& r, std::int64_t& ns) {
+  value_kind k;
+  if (!r.kind(k)) return false;
+  if (k == value_kind::string) {
+    std::string_view text;
+    if (!r.get_string(text)) return false;
+    const wire::rfc3339_status why = wire::parse_rfc3339(text, ns);
+    return why == wire::rfc3339_status::ok || fail_timestamp(r, text, why);
+  }
+  if (k != value_kind::number) return fail_expected(r, "RFC 3339 string or epoch number");
+  std::string_view text;
+  if (!r.get_number_text(text)) return false;
+  static constexpr std::int64_t units[] = {1'000'000'000, 1'000'000'000, 1'000'000, 1'000, 1};
+  static constexpr std::string_view names[] = {"seconds", "seconds", "milliseconds", "microseconds", "nanoseconds"};
+  const auto u = static_cast<std::size_t>(r.timestamps) % 5;
+  const wire::epoch_status st = wire::parse_epoch(text, units[u], ns);
+  if (st == wire::epoch_status::ok) return true;
+  std::string shown(text.substr(0, 40));
+  if (text.size() > 40) shown += "...";
+  return record_failure(r, errc::invalid_value, r.value_at,
+                        "epoch timestamp " + shown + " (" + std::string(names[u]) + ") " +
+                            (st == wire::epoch_status::too_precise
+                                 ? "is finer than a nanosecond"
+                                 : "is outside the int64 nanosecond range (1677-09-21 to 2262-04-11)"));
+}
+
 }  // namespace refwire::detail::json
 
 // ------------------------------------------------------------- diagnosis

@@ -388,6 +388,12 @@ void write_uuid(writer& w, const uuid& id) {
   w.commit(o + 38);
 }
 
+void write_epoch(writer& w, std::int64_t ns) {
+  static constexpr std::int64_t units[] = {1'000'000'000, 1'000'000'000, 1'000'000, 1'000, 1};
+  char* o = w.reserve(wire::epoch_text_max);
+  w.commit(wire::format_epoch(o, ns, units[static_cast<std::size_t>(w.timestamps) % 5]));
+}
+
 void write_timestamp(writer& w, std::int64_t ns) {
   char* o = w.reserve(wire::rfc3339_size + 2);
   o[0] = '"';

@@ -79,7 +79,9 @@ rfc3339_status parse_rfc3339(std::string_view s, std::int64_t& ns) noexcept {
   if (month < 1 || month > 12 || day < 1 || day > month_days[month - 1] || (month == 2 && day == 29 && !leap)) {
     return rfc3339_status::no_such_date;
   }
-  if (hour > 23 || minute > 59 || second > 59) return rfc3339_status::no_such_time;
+  if (hour > 23 || minute > 59 || second > 60) return rfc3339_status::no_such_time;
+  const bool leap_second = second == 60;
+  if (leap_second) second = 59;
   std::size_t i = 19;
   std::int64_t frac = 0;
   if (i < s.size() && s[i] == '.') {
@@ -109,6 +111,12 @@ rfc3339_status parse_rfc3339(std::string_view s, std::int64_t& ns) noexcept {
     return rfc3339_status::no_offset;
   }
   if (i != s.size()) return rfc3339_status::trailing;
+  if (leap_second) {
+    // 23:59 UTC once the offset is applied; read as 23:59:59.999999999.
+    const std::int64_t utc_minute = ((hour * 60 + minute - offset_s / 60) % 1440 + 1440) % 1440;
+    if (utc_minute != 1439) return rfc3339_status::bad_leap_second;
+    frac = 999'999'999;
+  }
   const std::int64_t days = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
   const std::int64_t secs = days * 86400 + hour * 3600 + minute * 60 + second - offset_s;
   // int64 nanoseconds: about 1677-09-21 to 2262-04-11.
@@ -184,7 +192,22 @@ rfc3339_fault describe_rfc3339(std::string_view s, rfc3339_status why) {
     case rfc3339_status::no_such_time:
       if (two(s, 11) > 23) return {11, "no such time of day: hour " + std::string(s.substr(11, 2))};
       if (two(s, 14) > 59) return {14, "no such time of day: minute " + std::string(s.substr(14, 2))};
-      return {17, "no such time of day: second " + std::string(s.substr(17, 2)) + " (leap seconds are not supported)"};
+      return {17, "no such time of day: second " + std::string(s.substr(17, 2))};
+    case rfc3339_status::bad_leap_second: {
+      // The UTC hour and minute of the local time (the offset is valid: the parse got past it).
+      std::size_t i = 19;
+      if (i < s.size() && s[i] == '.') {
+        ++i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+      }
+      int off = 0;
+      if (i + 5 < s.size() && (s[i] == '+' || s[i] == '-')) off = (s[i] == '+' ? 1 : -1) * (two(s, i + 1) * 60 + two(s, i + 4));
+      const int utc = ((two(s, 11) * 60 + two(s, 14) - off) % 1440 + 1440) % 1440;
+      char hhmm[6] = {static_cast<char>('0' + utc / 600), static_cast<char>('0' + utc / 60 % 10), ':',
+                      static_cast<char>('0' + utc % 60 / 10), static_cast<char>('0' + utc % 10), 0};
+      return {17, std::string("no such time of day: a leap second (second 60) is only at 23:59 UTC, this is ") + hhmm +
+                      " UTC"};
+    }
     case rfc3339_status::long_fraction:
       return {29, "more than 9 fraction digits"};
     case rfc3339_status::empty_fraction:
@@ -212,6 +235,95 @@ rfc3339_fault describe_rfc3339(std::string_view s, rfc3339_status why) {
       return {0, "outside the int64 nanosecond range (1677-09-21 to 2262-04-11)"};
   }
   return {0, "invalid"};
+}
+
+// ------------------------------------------------------------ epoch numbers
+
+char* format_epoch(char* out, std::int64_t ns, std::int64_t unit_ns) noexcept {
+  char* p = out;
+  std::uint64_t mag = static_cast<std::uint64_t>(ns);
+  if (ns < 0) {
+    *p++ = '-';
+    mag = ~mag + 1;  // INT64_MIN included
+  }
+  const auto unit = static_cast<std::uint64_t>(unit_ns);
+  p = format_integer(p, mag / unit);
+  std::uint64_t frac = mag % unit;
+  if (frac != 0) {
+    *p++ = '.';
+    char digits[20];
+    int n = 0;
+    for (std::uint64_t u = unit; u > 1; u /= 10) {
+      digits[n++] = static_cast<char>('0' + frac % 10);
+      frac /= 10;
+    }
+    int first = 0;  // trailing zeros dropped
+    while (first < n && digits[first] == '0') ++first;
+    for (int k = n - 1; k >= first; --k) *p++ = digits[k];
+  }
+  return p;
+}
+
+epoch_status parse_epoch(std::string_view s, std::int64_t unit_ns, std::int64_t& ns) noexcept {
+  std::size_t i = 0;
+  const bool neg = i < s.size() && s[i] == '-';
+  if (neg) ++i;
+  // The significant digits as one number (leading zeros skipped), and the
+  // power of ten that scales it.
+  std::uint64_t digits = 0;
+  int count = 0;       // significant digits in `digits`
+  long long scale = 0;  // value = digits * 10^scale units
+  bool dropped = false;  // a nonzero digit past the 19 kept
+  auto take = [&](char c, bool fraction) {
+    if (count == 0 && c == '0') {
+      if (fraction) --scale;
+      return;
+    }
+    if (count < 19) {
+      digits = digits * 10 + static_cast<std::uint64_t>(c - '0');
+      ++count;
+      if (fraction) --scale;
+    } else {
+      if (c != '0') dropped = true;
+      if (!fraction) ++scale;
+    }
+  };
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) take(s[i], false);
+  if (i < s.size() && s[i] == '.') {
+    for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) take(s[i], true);
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    const bool eneg = i < s.size() && s[i] == '-';
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+    long long e = 0;
+    for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
+      if (e < 100000) e = e * 10 + (s[i] - '0');
+    }
+    scale += eneg ? -e : e;
+  }
+  if (digits == 0) {
+    ns = 0;
+    return epoch_status::ok;
+  }
+  // In nanoseconds: digits * 10^(scale + log10(unit_ns)).
+  for (std::int64_t u = unit_ns; u > 1; u /= 10) ++scale;
+  // A nonzero digit below the 19 kept: past int64 when the kept ones reach
+  // whole tens of nanoseconds, else a fraction of a nanosecond.
+  if (dropped) return scale > 0 ? epoch_status::out_of_range : epoch_status::too_precise;
+  while (scale < 0 && digits % 10 == 0) {
+    digits /= 10;
+    ++scale;
+  }
+  if (scale < 0) return epoch_status::too_precise;
+  const std::uint64_t limit = neg ? std::uint64_t{1} << 63 : (std::uint64_t{1} << 63) - 1;
+  for (; scale > 0; --scale) {
+    if (digits > limit / 10) return epoch_status::out_of_range;
+    digits *= 10;
+  }
+  if (digits > limit) return epoch_status::out_of_range;
+  ns = neg ? static_cast<std::int64_t>(~digits + 1) : static_cast<std::int64_t>(digits);
+  return epoch_status::ok;
 }
 
 }  // namespace refwire::detail::wire

@@ -118,7 +118,7 @@ inline convention sample_convention() {
 /// The JSON text of sample_convention().
 inline constexpr std::string_view sample_convention_text =
     R"({"col":"blue","pe":1099511627776,"id":"123e4567-e89b-12d3-a456-426614174000",)"
-    R"("when":"2026-12-01T09:47:29.123456789Z","timeout":1500000000,"blob":"cmVm/w==","none":null,"some":-3,)"
+    R"("when":"2026-12-01T09:47:29.123456789Z","timeout":1500,"blob":"cmVm/w==","none":null,"some":-3,)"
     R"("var":{"1":"two"},"by_name":{"a":1,"b\"":2},"by_int":{"-2":true,"10":false},"by_enum":{"green":7},)"
     R"("by_uuid":[["00000000-0000-0000-0000-000000000000",0]],"tags":["x","y"],"pr":[1,"one"],"ratio":0.1,)"
     R"("big":18446744073709551615,"text":"line\nnext )" "\xe2\x82\xac" R"("})";

@@ -843,6 +843,10 @@ TYPED_TEST(conformance, durations_that_do_not_fit_are_encode_errors) {
   using F = TypeParam;
   wrappers w;
   w.sec = std::chrono::seconds(std::numeric_limits<std::int64_t>::max() / 1000);
+  if constexpr (std::is_same_v<F, refwire::json>) {  // JSON writes a duration's own count: it always fits
+    EXPECT_NO_THROW((void)encode<F>(w));
+    return;
+  }
   try {
     (void)encode<F>(w);
     ADD_FAILURE() << "no encode_error";

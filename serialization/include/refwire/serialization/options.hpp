@@ -12,6 +12,7 @@
 
 #include <refwire/serialization/detail/compression_method.hpp>
 #include <refwire/serialization/detail/core/naming.hpp>
+#include <refwire/serialization/detail/timestamp_format.hpp>
 
 namespace refwire {
 
@@ -61,6 +62,12 @@ struct encode_options {
   /// JSON, with variant_form::internally_tagged: the key naming the alternative.
   ///   refwire::to_json(v, {.variants = refwire::variant_form::internally_tagged, .variant_tag = "kind"});
   std::string_view variant_tag = "type";
+
+  /// JSON: how timestamps are written, RFC 3339 text (the default) or a
+  /// number of seconds, milliseconds, microseconds or nanoseconds since the
+  /// Unix epoch, exact (a fraction only when the value has one).
+  ///   refwire::to_json(t, {.timestamps = refwire::timestamp_format::epoch_seconds});  // 1796118449.5
+  refwire::timestamp_format timestamps = refwire::timestamp_format::rfc3339;
 };
 
 /// Limits for every decode path. The defaults accept anything a program is
@@ -106,6 +113,11 @@ struct decode_options {
   /// JSON, with variant_form::internally_tagged: the key naming the
   /// alternative (anywhere in the object).
   std::string_view variant_tag = "type";
+
+  /// JSON: the unit of a number read for a timestamp (an RFC 3339 string is
+  /// always read). With the default, rfc3339, a number is an error.
+  ///   refwire::from_json<T>(text, {.timestamps = refwire::timestamp_format::epoch_milliseconds});
+  refwire::timestamp_format timestamps = refwire::timestamp_format::rfc3339;
 };
 
 }  // namespace refwire

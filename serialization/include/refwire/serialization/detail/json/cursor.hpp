@@ -45,6 +45,7 @@ class reader : public decode_context {
       : decode_context(o),
         reject_unknown(o.reject_unknown_fields),
         require_all(o.require_all_fields),
+        timestamps(o.timestamps),
         names(o.naming),
         variants(o.variants),
         variant_tag(o.variant_tag),
@@ -68,6 +69,13 @@ class reader : public decode_context {
   bool get_double(double& v);
   /// The unescaped string; valid until the decode ends.
   bool get_string(std::string_view& v);
+  /// The current value, a number, as its text in the input (checked to be a
+  /// valid JSON number; no whitespace); valid until the decode ends.
+  bool get_number_text(std::string_view& v);
+  /// The current value's exact text (from its first byte to its last, no
+  /// whitespace around it), after checking it as skip_value does (nesting
+  /// counts against max_depth); valid until the decode ends.
+  bool get_raw(std::string_view& v);
   /// 1: the current value is null (and is consumed); 0: it is not; -1: failed.
   int is_null();
   /// The current value's JSON type, without consuming it.
@@ -105,6 +113,8 @@ class reader : public decode_context {
   std::size_t value_at = 0;
   bool reject_unknown;
   bool require_all;
+  /// decode_options::timestamps.
+  timestamp_format timestamps;
   /// The failure was found before any value was read (simdjson's first
   /// pass): make_error locates it and decodes again to learn its path.
   bool before_values = false;

@@ -13,6 +13,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <ratio>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -31,6 +32,7 @@
 #include <refwire/serialization/detail/json/cursor.hpp>
 #include <refwire/serialization/detail/json/write.hpp>
 #include <refwire/serialization/error.hpp>
+#include <refwire/serialization/json_value.hpp>
 #include <refwire/serialization/reflect.hpp>
 #include <refwire/serialization/types.hpp>
 
@@ -46,6 +48,9 @@ bool fail_missing_field(reader& r, std::string_view name);
 bool fail_text(reader& r, errc code, std::string_view what, std::string_view text);
 /// invalid_value: "invalid RFC 3339 timestamp \"<text>\" (<why>)".
 bool fail_timestamp(reader& r, std::string_view text, wire::rfc3339_status why);
+/// A timestamp when decode_options::timestamps is an epoch unit: an RFC 3339
+/// string, or a number of that unit (exact, from its text), into ns.
+bool read_any_timestamp(reader& r, std::int64_t& ns);
 /// Decodes standard, padded base64 strictly (no whitespace, no missing or
 /// extra padding, zero unused bits). False on any deviation; why says which.
 bool base64_decode(std::string_view text, std::vector<std::byte>& out, std::string& why);
@@ -56,6 +61,12 @@ bool skip_value(reader& r);
 /// Pushes the path segment of an object member that no field names: ".key"
 /// for a key of letters, digits and '_', else "[\"key\"]".
 void push_member(reader& r, std::string_view key);
+
+/// A raw_json: the value checked as skip_value checks it, its exact text kept (src/json/value.cpp).
+bool read_raw_json(reader& r, raw_json& v);
+/// A json_value: every element and member counted against the budgets, a
+/// duplicate key rejected (src/json/value.cpp).
+bool read_json_value(reader& r, json_value& v);
 
 /// One more element (of node_bytes of storage) against the element and allocation budgets.
 inline bool count_element(reader& r, std::uint64_t node_bytes) {
@@ -567,7 +578,11 @@ bool read_fixed(reader& r, T& v) {
 template <class T>
 bool read(reader& r, T& v) {
   constexpr shape s = shape_of<T>();
-  if constexpr (s == shape::codec) {
+  if constexpr (std::is_same_v<T, raw_json>) {
+    return read_raw_json(r, v);
+  } else if constexpr (std::is_same_v<T, json_value>) {
+    return read_json_value(r, v);
+  } else if constexpr (s == shape::codec) {
     return read_through_codec(r, v, [&](auto& w) { return read(r, w); });
   } else if constexpr (s == shape::boolean) {
     return r.get_bool(v);
@@ -640,19 +655,34 @@ bool read(reader& r, T& v) {
     v = *id;
     return true;
   } else if constexpr (s == shape::timestamp) {
-    std::string_view text;
-    if (!r.get_string(text)) [[unlikely]] return false;
     std::int64_t ns;
-    const wire::rfc3339_status why = wire::parse_rfc3339(text, ns);
-    if (why != wire::rfc3339_status::ok) [[unlikely]] return fail_timestamp(r, text, why);
+    if (r.timestamps != timestamp_format::rfc3339) [[unlikely]] {
+      if (!read_any_timestamp(r, ns)) [[unlikely]] return false;
+    } else {
+      std::string_view text;
+      if (!r.get_string(text)) [[unlikely]] return false;
+      const wire::rfc3339_status why = wire::parse_rfc3339(text, ns);
+      if (why != wire::rfc3339_status::ok) [[unlikely]] return fail_timestamp(r, text, why);
+    }
     typename T::duration d;
     if (!duration_from_ns(r, ns, d)) [[unlikely]] return false;
     v = T(d);
     return true;
   } else if constexpr (s == shape::duration) {
-    std::int64_t ns;
-    if (!r.get_int(ns)) [[unlikely]] return false;
-    return duration_from_ns(r, ns, v);
+    // The count of the duration's own period.
+    using Rep = typename T::rep;
+    static_assert(std::ratio_greater_equal_v<typename T::period, std::nano>,
+                  "refwire: durations finer than nanoseconds are not supported");
+    if constexpr (is_integer_v<Rep> || is_float_v<Rep>) {
+      Rep c;
+      if (!read(r, c)) [[unlikely]] return false;
+      v = T(c);
+    } else {
+      double c;
+      if (!r.get_double(c)) [[unlikely]] return false;
+      v = T(static_cast<Rep>(c));
+    }
+    return true;
   } else if constexpr (s == shape::optional || s == shape::pointer) {
     const int null = r.is_null();
     if (null < 0) [[unlikely]] return false;

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iterator>
 #include <optional>
+#include <ratio>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -26,6 +27,7 @@
 #include <refwire/serialization/detail/wire/itoa.hpp>
 #include <refwire/serialization/detail/wire/output.hpp>
 #include <refwire/serialization/error.hpp>
+#include <refwire/serialization/json_value.hpp>
 #include <refwire/serialization/options.hpp>
 #include <refwire/serialization/reflect.hpp>
 
@@ -160,6 +162,8 @@ class writer {
   /// The call's variant form and tag (encode_options).
   refwire::variant_form call_variants = refwire::variant_form::by_index;
   std::string_view call_tag = "type";
+  /// encode_options::timestamps.
+  timestamp_format timestamps = timestamp_format::rfc3339;
 
  private:
   void configure(const encode_options& o) noexcept {
@@ -170,6 +174,7 @@ class writer {
     names = o.naming;
     variants = call_variants = o.variants;
     variant_tag = call_tag = o.variant_tag;
+    timestamps = o.timestamps;
     custom = omit_null || omit_defaults || names != refwire::naming::as_declared;
     fast = !pretty && !custom;
   }
@@ -188,7 +193,12 @@ void write_double(writer& w, double v);              ///< shortest round trip; t
 void write_float(writer& w, float v);
 void write_base64(writer& w, const std::byte* p, std::size_t n);
 void write_timestamp(writer& w, std::int64_t ns);   ///< "2026-12-01T09:47:29.123456789Z"
+/// ns as a number of w.timestamps' unit (an epoch_* form): 1796118449.123456789.
+void write_epoch(writer& w, std::int64_t ns);
 void write_uuid(writer& w, const uuid& id);
+/// The text verbatim after checking it is JSON (else an encode failure); empty text is null.
+void write_raw_json(writer& w, const raw_json& v);
+void write_json_value(writer& w, const json_value& v);
 
 template <class T>
 void write_integer(writer& w, T v) {
@@ -344,6 +354,22 @@ void write_key(writer& w, const K& key) {
     w.put('"');
     write_integer(w, key);
     w.put('"');
+  }
+}
+
+/// A duration as the count of its own period (a std::chrono::milliseconds of
+/// 1500 is 1500): an integer, or a JSON number for a floating-point rep.
+template <class D>
+void write_duration(writer& w, D d) {
+  using R = typename D::rep;
+  static_assert(std::ratio_greater_equal_v<typename D::period, std::nano>,
+                "refwire: durations finer than nanoseconds are not supported");
+  if constexpr (is_integer_v<R>) {
+    write_integer(w, d.count());
+  } else if constexpr (std::is_same_v<R, float>) {
+    write_float(w, d.count());
+  } else {
+    write_double(w, static_cast<double>(d.count()));
   }
 }
 
@@ -883,7 +909,11 @@ void write_variant_named(writer& w, const V& v) {
 template <class T>
 void write(writer& w, const T& v) {
   constexpr shape s = shape_of<T>();
-  if constexpr (s == shape::codec) {
+  if constexpr (std::is_same_v<T, raw_json>) {
+    write_raw_json(w, v);
+  } else if constexpr (std::is_same_v<T, json_value>) {
+    write_json_value(w, v);
+  } else if constexpr (s == shape::codec) {
     write(w, codec<T>::to_wire(v));
   } else if constexpr (s == shape::boolean) {
     w.put_literal(v);
@@ -918,9 +948,14 @@ void write(writer& w, const T& v) {
   } else if constexpr (s == shape::uuid) {
     write_uuid(w, v);
   } else if constexpr (s == shape::timestamp) {
-    write_timestamp(w, checked_nanoseconds(v.time_since_epoch()));
+    const std::int64_t ns = checked_nanoseconds(v.time_since_epoch());
+    if (w.timestamps == timestamp_format::rfc3339) [[likely]] {
+      write_timestamp(w, ns);
+    } else {
+      write_epoch(w, ns);
+    }
   } else if constexpr (s == shape::duration) {
-    write_integer(w, checked_nanoseconds(v));
+    write_duration(w, v);
   } else if constexpr (s == shape::optional || s == shape::pointer) {
     if (v) {
       write(w, *v);
@@ -1004,9 +1039,10 @@ void write(writer& w, const T& v) {
 /// Appends the JSON text of v to out (a std::vector<std::byte> or a
 /// std::string); an encode failure becomes refwire::encode_error.
 template <class T, class Out>
-void encode(const T& v, Out& out, bool pretty) {
+void encode(const T& v, Out& out, bool pretty, timestamp_format timestamps = timestamp_format::rfc3339) {
   encode_entry([&] {
     writer w(out, pretty);
+    w.timestamps = timestamps;
     write(w, v);
     w.flush();
   });

@@ -168,11 +168,17 @@ enum class rfc3339_status : std::uint8_t {
   no_offset,         ///< neither 'Z' / 'z' nor an offset
   trailing,          ///< characters after the offset
   out_of_range,      ///< outside int64 nanoseconds (1677-09-21 to 2262-04-11)
+  bad_leap_second,   ///< second 60 at a time other than 23:59 UTC (after the offset)
 };
 
 /// Parses an RFC 3339 date-time into nanoseconds since the epoch: 'T', 't'
 /// or a space between date and time, 0-9 fraction digits, 'Z' / 'z' or a
-/// "+hh:mm" / "-hh:mm" offset. The form format_rfc3339 writes takes a
+/// "+hh:mm" / "-hh:mm" offset. A leap second (second 60) is accepted on any
+/// date when the time is 23:59 UTC once the offset is applied, and is read
+/// as the last nanosecond of that minute, 23:59:59.999999999 UTC (its
+/// fraction is dropped): int64 nanoseconds since the epoch have no room for
+/// it, and this keeps it after every instant of 23:59:59 and before the
+/// next day. The form format_rfc3339 writes takes a
 /// straight-line path. Compiled once (src/wire/time.cpp).
 rfc3339_status parse_rfc3339(std::string_view text, std::int64_t& ns) noexcept;
 
@@ -184,5 +190,30 @@ struct rfc3339_fault {
   std::string what;
 };
 rfc3339_fault describe_rfc3339(std::string_view text, rfc3339_status why);
+
+// ------------------------------------------------------------ epoch numbers
+
+/// The longest text format_epoch writes ("-9223372036.854775808").
+inline constexpr std::size_t epoch_text_max = 32;
+
+/// ns (nanoseconds since the epoch) as a count of units of unit_ns
+/// nanoseconds (1, 1000, 1000000 or 1000000000), exact: the whole count,
+/// then '.' and the fraction without trailing zeros when there is one
+/// ("1796118449.123456789" in seconds, "1796118449123" in milliseconds).
+/// At most epoch_text_max bytes at out; returns the end.
+char* format_epoch(char* out, std::int64_t ns, std::int64_t unit_ns) noexcept;
+
+/// Why parse_epoch rejected a number.
+enum class epoch_status : std::uint8_t {
+  ok,
+  too_precise,   ///< a digit below a nanosecond that is not zero
+  out_of_range,  ///< outside int64 nanoseconds (1677-09-21 to 2262-04-11)
+};
+
+/// A JSON number (RFC 8259 grammar, already checked) of units of unit_ns
+/// nanoseconds as nanoseconds since the epoch, exactly, from its decimal
+/// text (no rounding through a double): "1796118449.5" seconds is
+/// 1796118449500000000 ns; exponents are taken ("1.7e9").
+epoch_status parse_epoch(std::string_view number, std::int64_t unit_ns, std::int64_t& ns) noexcept;
 
 }  // namespace refwire::detail::wire
