@@ -116,6 +116,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case kind::empties: run<fuzz::empties, false>(in); break;
     case kind::mixed_tuple: run<fuzz::mixed_tuple, false>(in); break;
     case kind::unordered: run<fuzz::unordered, true>(in); break;
+    case kind::std_types: run<fuzz::std_types, true>(in); break;
     case kind::count: break;
   }
   return 0;
