@@ -619,9 +619,9 @@ struct fuzz_std {
   std::map<refwire::uuid, std::int8_t> by_id;
   std::unordered_multiset<std::int32_t> ums;
   friend bool operator==(const fuzz_std& a, const fuzz_std& b) {
-    const bool sp = (!a.sp && !b.sp) || (a.sp && b.sp && a.sp->x == b.sp->x && a.sp->name == b.sp->name &&
+    const bool same_sp = (!a.sp && !b.sp) || (a.sp && b.sp && a.sp->x == b.sp->x && a.sp->name == b.sp->name &&
                                          std::memcmp(&a.sp->y, &b.sp->y, sizeof(double)) == 0);
-    return sp && a.mm == b.mm && a.ms == b.ms && a.bits == b.bits && a.file == b.file && a.u8 == b.u8 &&
+    return same_sp && a.mm == b.mm && a.ms == b.ms && a.bits == b.bits && a.file == b.file && a.u8 == b.u8 &&
            a.by_color == b.by_color && a.by_id == b.by_id && a.ums == b.ums;
   }
 };
