@@ -12,8 +12,10 @@
 #include <xxhash.h>
 #include <unistd.h>
 
+#include <bitset>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <memory>
@@ -562,6 +564,14 @@ produced run_scenarios() {
     p.add(encode_failure<refwire::json>(bad));
     refwire::json_value v;
     p.add(refwire::deserialize<refwire::json>(std::string_view(R"({"a":1,"a":2})"), v));
+  }
+  // ---- bitset, path, uuid map keys (binary-format.md, json-format.md, protobuf-format.md)
+  {
+    p.add(decode_as<binary, std::filesystem::path>(refwire::serialize(std::string("a\xff"))));
+    p.add(decode_as<binary, std::bitset<12>>(raw({0x01, 0x18})));  // bit 12 set
+    p.add(decode_as<json, std::bitset<12>>(raw({'"', '1', '0', '1', '"'})));
+    // map<uuid, i32> field 1: one entry {key "x", value 1}
+    p.add(decode_as<protobuf, std::map<refwire::uuid, std::int32_t>>(raw({0x0a, 0x05, 0x0a, 0x01, 'x', 0x10, 0x01})));
   }
   return p;
 }

@@ -112,6 +112,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case kind::empties: run<fuzz::empties, check::bytes>(in); break;
     case kind::mixed_tuple: run<fuzz::mixed_tuple, check::bytes>(in); break;
     case kind::unordered: run<fuzz::unordered, check::value>(in); break;
+    case kind::std_types: run<fuzz::std_types, check::value>(in); break;
     case kind::count: break;
   }
   return 0;

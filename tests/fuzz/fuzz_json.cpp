@@ -154,6 +154,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case kind::empties: run<fuzz::empties, false>(in, mode); break;
     case kind::mixed_tuple: run<fuzz::mixed_tuple, false>(in, mode); break;
     case kind::unordered: run<fuzz::unordered, true>(in, mode); break;
+    case kind::std_types: run<fuzz::std_types, true>(in, mode); break;
     case kind::count: break;
   }
   return 0;

@@ -28,6 +28,7 @@ using ordered_shapes = shapes::ordered_shapes;
 using plain = shapes::fuzz_plain;
 using empty = shapes::empty_aggregate;
 using unordered = shapes::unordered;
+using std_types = shapes::fuzz_std;
 
 using string_map = std::map<std::string, std::vector<std::int16_t>>;
 using string_set = std::set<std::string>;
@@ -48,6 +49,7 @@ enum class kind : std::uint8_t {
   empties,
   mixed_tuple,
   unordered,
+  std_types,  // shared_ptr, multimap, multiset, bitset, path, u8string, enum and uuid map keys
   count
 };
 inline constexpr unsigned type_count = static_cast<unsigned>(kind::count);

@@ -112,6 +112,18 @@ int main(int argc, char** argv) {
   u.nested = {{1, {"one"}}, {2, {}}};
   seed(kind::unordered, "unordered", u);
 
+  fuzz::std_types t;
+  t.sp = std::make_shared<fuzz::point>(fuzz::point{1, 2.5, "sp"});
+  t.mm = {{"k", 1}, {"k", 2}, {"j", -1}};
+  t.ms = {3, 3, -1};
+  t.bits = std::bitset<12>(0x801);
+  t.file = "dir/file.txt";
+  t.u8 = u8"\u00e9t\u00e9";
+  t.by_color = {{fuzz::color::green, "g"}};
+  t.by_id = {{refwire::uuid::from_string("123e4567-e89b-12d3-a456-426614174000"), 7}};
+  t.ums = {5, 5};
+  seed(kind::std_types, "std_types", t);
+
   std::printf("wrote %d seeds to %s\n", written, out_dir.c_str());
   return 0;
 }

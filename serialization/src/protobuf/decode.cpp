@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include <refwire/serialization/detail/core/path.hpp>
+
 namespace refwire::detail::pb {
 
 namespace {
@@ -42,6 +44,11 @@ bool fail_range(reader& r, const std::byte* at, std::string_view type, std::uint
 
 bool fail_utf8(reader& r, const std::byte* at) {
   return fail_at(r, at, errc::invalid_utf8, "string is not valid UTF-8");
+}
+
+bool fail_uuid_key(reader& r, const std::byte* at, std::string_view text) {
+  return fail_at(r, at, errc::invalid_value,
+                 "invalid uuid map key " + quote_key(text) + " (a uuid key is its canonical 36-character string)");
 }
 
 bool fail_tag(reader& r, const std::byte* at, std::uint64_t field, std::uint32_t wt) {

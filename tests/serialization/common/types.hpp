@@ -8,9 +8,12 @@
 #include <refwire/serialization.hpp>
 
 #include <array>
+#include <bitset>
 #include <chrono>
+#include <cstring>
 #include <cstdint>
 #include <deque>
+#include <filesystem>
 #include <limits>
 #include <list>
 #include <map>
@@ -563,5 +566,72 @@ struct unordered {
   friend bool operator==(const unordered&, const unordered&) = default;
 };
 BOOST_DESCRIBE_STRUCT(unordered, (), (m, s, nested))
+
+// ------------- the standard types users reach for: shared_ptr, the multi containers, bitset, path, u8string
+
+enum class rank : std::int32_t { low = 0, mid = 1, high = 7 };
+BOOST_DESCRIBE_ENUM(rank, low, mid, high)
+
+enum class small_rank : std::uint8_t { off = 0, on = 3 };  // not described: a number in JSON
+
+/// Every one of them, in ordered containers (canonical in every format), and
+/// the map keys every format takes: enums and uuids.
+struct std_types {
+  std::shared_ptr<inner> sp;
+  std::shared_ptr<std::int32_t> sp_null;
+  std::multimap<std::string, std::int32_t> mm;
+  std::multiset<std::int32_t> ms;
+  std::multiset<std::string> mss;
+  std::bitset<12> bits12;
+  std::bitset<8> bits8;
+  std::bitset<70> bits70;
+  std::filesystem::path file;
+  std::u8string u8;
+  std::map<rank, std::int32_t> by_rank;
+  std::map<small_rank, std::string> by_small;
+  std::map<refwire::uuid, std::string> by_id;
+  std::multimap<inner, std::int32_t> mm_inner;  // a record key: an entry message in protobuf
+  std::vector<std::shared_ptr<inner>> sps;
+  std::map<std::filesystem::path, std::int32_t> by_path;
+};
+BOOST_DESCRIBE_STRUCT(std_types, (),
+                      (sp, sp_null, mm, ms, mss, bits12, bits8, bits70, file, u8, by_rank, by_small, by_id, mm_inner,
+                       sps, by_path))
+
+/// The unordered multi containers: written in iteration order, so compared by value.
+struct std_unordered {
+  std::unordered_multimap<std::int32_t, std::string> umm;
+  std::unordered_multiset<std::string> ums;
+  friend bool operator==(const std_unordered&, const std_unordered&) = default;
+};
+BOOST_DESCRIBE_STRUCT(std_unordered, (), (umm, ums))
+
+/// What the fuzzers decode of the standard types (compared by value: a
+/// multimap re-encodes sorted, and a path in JSON or protobuf in its generic form).
+struct fuzz_std {
+  std::shared_ptr<bare_point> sp;
+  std::multimap<std::string, std::int16_t> mm;
+  std::multiset<std::int8_t> ms;
+  std::bitset<12> bits;
+  std::filesystem::path file;
+  std::u8string u8;
+  std::map<fuzz_color, std::string> by_color;
+  std::map<refwire::uuid, std::int8_t> by_id;
+  std::unordered_multiset<std::int32_t> ums;
+  friend bool operator==(const fuzz_std& a, const fuzz_std& b) {
+    const bool same_sp = (!a.sp && !b.sp) || (a.sp && b.sp && a.sp->x == b.sp->x && a.sp->name == b.sp->name &&
+                                         std::memcmp(&a.sp->y, &b.sp->y, sizeof(double)) == 0);
+    return same_sp && a.mm == b.mm && a.ms == b.ms && a.bits == b.bits && a.file == b.file && a.u8 == b.u8 &&
+           a.by_color == b.by_color && a.by_id == b.by_id && a.ums == b.ums;
+  }
+};
+BOOST_DESCRIBE_STRUCT(fuzz_std, (), (sp, mm, ms, bits, file, u8, by_color, by_id, ums))
+
+/// Recursion through a shared_ptr.
+struct shared_chain {
+  std::int32_t v = 0;
+  std::shared_ptr<shared_chain> next;
+};
+BOOST_DESCRIBE_STRUCT(shared_chain, (), (v, next))
 
 }  // namespace shapes

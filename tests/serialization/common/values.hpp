@@ -187,4 +187,28 @@ inline mixed make_mixed() {
   return m;
 }
 
+/// A std_types with every field set: duplicates in the multi containers, bits
+/// in every byte of each bitset (padding excepted), a path and non-ASCII text.
+inline std_types full_std_types() {
+  std_types v;
+  v.sp = std::make_shared<inner>(inner{5, "shared"});
+  v.mm = {{"a", 1}, {"a", 2}, {"b", -3}, {"a", 1}};
+  v.ms = {3, 1, 1, -7};
+  v.mss = {"x", "", "x"};
+  v.bits12 = std::bitset<12>(0x801);
+  v.bits8 = std::bitset<8>(0xa5);
+  v.bits70.set(0).set(9).set(64).set(69);
+  v.file = "dir/sub dir/r\xc3\xa9sum\xc3\xa9.txt";
+  v.u8 = u8"gr\u00fc\u00dfe \U0001F600";
+  v.by_rank = {{rank::mid, 4}, {rank::high, -9}, {rank::low, 1}};
+  v.by_small = {{small_rank::on, "on"}, {small_rank::off, "off"}};
+  v.by_id = {{refwire::uuid::from_string("123e4567-e89b-12d3-a456-426614174000"), "first"},
+             {refwire::uuid{}, "nil"}};
+  v.mm_inner = {{inner{1, "k"}, 1}, {inner{1, "k"}, 2}, {inner{0, ""}, 3}};
+  auto one = std::make_shared<inner>(inner{9, "one"});
+  v.sps = {one, one, nullptr};  // one object twice: two objects after a decode
+  v.by_path = {{"/etc/hosts", 1}, {"rel/a", 2}};
+  return v;
+}
+
 }  // namespace shapes

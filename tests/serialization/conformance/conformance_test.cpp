@@ -19,12 +19,14 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <bitset>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <filesystem>
 #include <limits>
 #include <list>
 #include <map>
@@ -1234,6 +1236,228 @@ TYPED_TEST(conformance, error_paths_have_one_style) {
   expect_error<F, msm>(encode<F>(msm{{"k\"ey", money(-3)}}), errc::invalid_value, "$[\"k\\\"ey\"]");
   using vm = std::vector<money>;
   expect_error<F, vm>(encode<F>(vm{money(1), money(-3)}), errc::invalid_value, pb ? "$" : "$[1]");
+}
+
+// ------------------------------------- shared_ptr, multi containers, bitset, path, u8string
+
+shared_chain shared_chain_of(std::size_t n) {  // n records linked by shared_ptr, holding 1 ... n
+  shared_chain c{1, nullptr};
+  shared_chain* p = &c;
+  for (std::size_t i = 2; i <= n; ++i) {
+    p->next = std::make_shared<shared_chain>(shared_chain{static_cast<std::int32_t>(i), nullptr});
+    p = p->next.get();
+  }
+  return c;
+}
+
+TYPED_TEST(conformance, round_trip_std_types) {
+  using F = TypeParam;
+  const std_types full = full_std_types();
+  const std_types back = round_trip<F>(full);
+  expect_fields_eq(back, full);
+  // Duplicates kept, in order for equal keys.
+  EXPECT_EQ(back.mm.count("a"), 3U);
+  EXPECT_EQ(back.ms.count(1), 2U);
+  EXPECT_EQ(back.mss.count("x"), 2U);
+  EXPECT_EQ(back.mm_inner.size(), 3U);
+  const auto [first, last] = back.mm_inner.equal_range(inner{1, "k"});
+  ASSERT_EQ(std::distance(first, last), 2);
+  EXPECT_EQ(first->second, 1);
+  EXPECT_EQ(std::next(first)->second, 2);
+  // Values, not identity: one object pointed to twice is two equal objects after a decode.
+  ASSERT_EQ(back.sps.size(), 3U);
+  ASSERT_TRUE(back.sps[0] && back.sps[1]);
+  EXPECT_NE(back.sps[0].get(), back.sps[1].get());
+  EXPECT_EQ(*back.sps[0], *back.sps[1]);
+  EXPECT_FALSE(back.sps[2]);
+  EXPECT_EQ(back.sp.use_count(), 1);
+  EXPECT_TRUE(back.file.generic_u8string() == full.file.generic_u8string());
+  EXPECT_EQ(back.bits70, full.bits70);
+  expect_round_trip<F>(std_types{});
+  expect_every_truncation_fails<F>(full);
+}
+
+TYPED_TEST(conformance, round_trip_std_unordered) {
+  using F = TypeParam;
+  std_unordered u;
+  u.umm = {{1, "a"}, {1, "b"}, {2, ""}, {1, "a"}};
+  u.ums = {"x", "x", "y"};
+  EXPECT_EQ(round_trip<F>(u, false), u);
+  EXPECT_EQ(round_trip<F>(std_unordered{}, false), std_unordered{});
+}
+
+TYPED_TEST(conformance, round_trip_std_types_at_the_top_level) {
+  using F = TypeParam;
+  EXPECT_EQ(round_trip<F>(std::bitset<12>(0xabc)), std::bitset<12>(0xabc));
+  EXPECT_EQ(round_trip<F>(std::bitset<64>(~0ULL)), std::bitset<64>(~0ULL));
+  EXPECT_EQ(round_trip<F>(std::bitset<1>(1)), std::bitset<1>(1));
+  EXPECT_TRUE(round_trip<F>(std::u8string(u8"\u00e9t\u00e9")) == std::u8string(u8"\u00e9t\u00e9"));
+  EXPECT_EQ(round_trip<F>(std::filesystem::path("/a/b.c")), std::filesystem::path("/a/b.c"));
+  EXPECT_EQ(round_trip<F>(std::filesystem::path()), std::filesystem::path());
+  using mm = std::multimap<std::int32_t, std::string>;
+  EXPECT_EQ(round_trip<F>(mm{{1, "a"}, {1, "b"}}), (mm{{1, "a"}, {1, "b"}}));
+  EXPECT_EQ(round_trip<F>(std::multiset<std::int8_t>{1, 1}), (std::multiset<std::int8_t>{1, 1}));
+  const auto sp = round_trip<F>(std::make_shared<std::string>("pointee"));
+  ASSERT_TRUE(sp);
+  EXPECT_EQ(*sp, "pointee");
+  EXPECT_FALSE(round_trip<F>(std::shared_ptr<std::string>()));
+  const shared_chain c = round_trip<F>(shared_chain_of(4));
+  ASSERT_TRUE(c.next && c.next->next && c.next->next->next);
+  EXPECT_EQ(c.next->next->next->v, 4);
+  EXPECT_FALSE(c.next->next->next->next);
+}
+
+TYPED_TEST(conformance, shared_ptr_limits_like_unique_ptr) {
+  using F = TypeParam;
+  using tr = traits<F>;
+  // Nesting: a chain through shared_ptr costs what one through unique_ptr does.
+  for (std::uint32_t n : {1U, 3U, 20U}) {
+    SCOPED_TRACE(::testing::Message() << n << " links");
+    const bytes b = encode<F>(shared_chain_of(n));
+    EXPECT_FALSE((decode_as<F, shared_chain>(b, {.max_depth = tr::chain_depth(n)})));
+    expect_error<F, shared_chain>(b, errc::depth_limit, "$" + repeat(".next", n - 1),
+                                  {.max_depth = tr::chain_depth(n) - 1});
+  }
+  // A chain longer than the default limit is an error, not a stack overflow.
+  const bytes deep = encode<F>(shared_chain_of(200));
+  EXPECT_EQ((decode_as<F, shared_chain>(deep).code()), errc::depth_limit);
+  // A pointee is charged its size.
+  const bytes ptr = encode<F>(std::make_shared<std::int64_t>(5));
+  EXPECT_FALSE((decode_as<F, std::shared_ptr<std::int64_t>>(ptr, {.max_alloc_bytes = 8})));
+  expect_error<F, std::shared_ptr<std::int64_t>>(ptr, errc::allocation_limit, "$", {.max_alloc_bytes = 7});
+  // A decode never writes into the object the pointer held: it gets a new one.
+  auto shared = std::make_shared<inner>(inner{1, "old"});
+  std_types into;
+  into.sp = shared;
+  std_types v;
+  v.sp = std::make_shared<inner>(inner{2, "new"});
+  ASSERT_FALSE(decode<F>(encode<F>(v), into));
+  ASSERT_TRUE(into.sp);
+  EXPECT_EQ(into.sp->s, "new");
+  EXPECT_EQ(shared->s, "old");
+  EXPECT_NE(into.sp.get(), shared.get());
+}
+
+TYPED_TEST(conformance, multi_containers_keep_duplicates_sets_reject_them) {
+  using F = TypeParam;
+  const bytes twice = encode<F>(std::multiset<std::int32_t>{4, 4});
+  EXPECT_FALSE((decode_as<F, std::multiset<std::int32_t>>(twice)));
+  expect_error<F, std::set<std::int32_t>>(twice, errc::duplicate_key, std::is_same_v<F, refwire::protobuf> ? "$" : "$[1]");
+  // An element budget counts every entry, duplicates included.
+  using mm = std::multimap<std::string, std::int32_t>;
+  const bytes three = encode<F>(mm{{"k", 1}, {"k", 2}, {"k", 3}});
+  EXPECT_FALSE((decode_as<F, mm>(three, {.max_elements = 3})));
+  EXPECT_EQ((decode_as<F, mm>(three, {.max_elements = 2})).code(), errc::element_limit);
+}
+
+TYPED_TEST(conformance, path_and_u8string_must_be_utf8) {
+  using F = TypeParam;
+  constexpr bool bin = std::is_same_v<F, refwire::binary>;
+  constexpr bool js = std::is_same_v<F, refwire::json>;
+  // A path whose bytes are not UTF-8 has no encoding in any format.
+  const std::filesystem::path bad = std::string("a/\xff");
+  try {
+    (void)encode<F>(bad);
+    ADD_FAILURE() << "a non-UTF-8 path encoded";
+  } catch (const refwire::encode_error& e) {
+    if constexpr (bin) {
+      EXPECT_STREQ(e.what(), "$: a std::filesystem::path travels as UTF-8 text; \"a/\\xff\" is not UTF-8");
+    } else if constexpr (js) {
+      EXPECT_STREQ(e.what(), "$: string is not valid UTF-8 (byte 0xff at index 2)");
+    } else {
+      EXPECT_STREQ(e.what(),
+                   "$: protobuf string fields must hold UTF-8; \"a/\\xff\" does not (use std::vector<std::byte> "
+                   "for bytes)");
+    }
+  }
+  std_types holder;
+  holder.file = bad;
+  try {
+    (void)encode<F>(holder);
+    ADD_FAILURE() << "a non-UTF-8 path encoded";
+  } catch (const refwire::encode_error& e) {
+    EXPECT_EQ(e.path(), "$.file");
+  }
+  // A u8string is text too in JSON and protobuf; binary writes its bytes as they are.
+  const std::u8string raw = {u8'o', static_cast<char8_t>(0xc3)};
+  if constexpr (bin) {
+    EXPECT_TRUE(round_trip<F>(raw) == raw);
+  } else {
+    EXPECT_THROW((void)encode<F>(raw), refwire::encode_error);
+  }
+  // On read: the string "a\xff" (written as bytes a std::string may hold, or by hand in JSON).
+  const bytes text = js ? bytes{std::byte{'"'}, std::byte{'a'}, std::byte{0xff}, std::byte{'"'}}
+                        : encode<refwire::binary>(std::string("a\xff"));
+  if constexpr (bin) {
+    const refwire::error e = decode_as<F, std::filesystem::path>(text);
+    EXPECT_EQ(e.message(), "$: path is not valid UTF-8, at offset 0");
+    EXPECT_EQ(e.code(), errc::invalid_utf8);
+    EXPECT_FALSE((decode_as<F, std::u8string>(text)));
+  } else if constexpr (js) {
+    EXPECT_EQ((decode_as<F, std::filesystem::path>(text)).code(), errc::invalid_utf8);
+    EXPECT_EQ((decode_as<F, std::u8string>(text)).code(), errc::invalid_utf8);
+  } else {
+    // field 1 (the wrapper of a top-level string), length 2, 'a', 0xff
+    const bytes pb{std::byte{0x0a}, std::byte{0x02}, std::byte{'a'}, std::byte{0xff}};
+    const refwire::error e = decode_as<F, std::filesystem::path>(pb);
+    EXPECT_EQ(e.message(), "$: string is not valid UTF-8, at offset 1");
+    EXPECT_EQ((decode_as<F, std::u8string>(pb)).message(), "$: string is not valid UTF-8, at offset 1");
+  }
+}
+
+TYPED_TEST(conformance, bitsets_are_checked_on_read) {
+  using F = TypeParam;
+  using b12 = std::bitset<12>;
+  if constexpr (std::is_same_v<F, refwire::binary>) {
+    EXPECT_EQ(encode<F>(b12(0x801)), (bytes{std::byte{0x01}, std::byte{0x08}}));
+    // Bit 12 set: a padding bit, reported at the last byte.
+    const refwire::error e = decode_as<F, b12>(bytes{std::byte{0x01}, std::byte{0x18}});
+    EXPECT_EQ(e.message(),
+              "$: bitset<12> has padding bits set (the bits of the last byte past bit 11 must be zero), at offset 1");
+    EXPECT_EQ(e.code(), errc::invalid_value);
+    expect_error<F, b12>(bytes{std::byte{0x01}}, errc::truncated, "$");
+    EXPECT_EQ((decode_as<F, b12>(bytes{std::byte{0x01}})).reason(), "truncated bitset, needs 2 bytes, 1 left");
+  } else if constexpr (std::is_same_v<F, refwire::json>) {
+    EXPECT_EQ(text_of(encode<F>(b12(0x801))), "\"100000000001\"");
+    const auto bad = [](std::string_view t) { return decode_as<F, b12>(refwire::detail::as_bytes(t)); };
+    EXPECT_EQ(bad("\"10000000001\"").message(),
+              "$: invalid bitset<12> (12 characters '0' or '1') \"10000000001\", at offset 0 (line 1, column 1)");
+    EXPECT_EQ(bad("\"10000000001x\"").code(), errc::invalid_value);
+    EXPECT_EQ(bad("\"1000000000012\"").code(), errc::invalid_value);
+    EXPECT_EQ(bad("2049").code(), errc::type_mismatch);
+  } else {
+    // field 1, length 2, 01 08
+    EXPECT_EQ(encode<F>(b12(0x801)), (bytes{std::byte{0x0a}, std::byte{0x02}, std::byte{0x01}, std::byte{0x08}}));
+    EXPECT_EQ(encode<F>(b12()), bytes{});  // all zeros: proto3's empty bytes, not written
+    const refwire::error e = decode_as<F, b12>(bytes{std::byte{0x0a}, std::byte{0x02}, std::byte{0x01}, std::byte{0x18}});
+    EXPECT_EQ(e.message(),
+              "$: bitset<12> has padding bits set (the bits of the last byte past bit 11 must be zero), at offset 3");
+    EXPECT_EQ((decode_as<F, b12>(bytes{std::byte{0x0a}, std::byte{0x01}, std::byte{0x01}})).message(),
+              "$: a bitset<12> needs 2 bytes (or none), got 1, at offset 1");
+    EXPECT_FALSE((decode_as<F, b12>(bytes{std::byte{0x0a}, std::byte{0x00}})));
+  }
+}
+
+TYPED_TEST(conformance, std_types_hostile_counts) {
+  using F = TypeParam;
+  if constexpr (std::is_same_v<F, refwire::binary>) {
+    // A count of 2^62 entries in a few bytes: truncated before anything is allocated.
+    const bytes huge{std::byte{0x80}, std::byte{0x80}, std::byte{0x80}, std::byte{0x80}, std::byte{0x80},
+                     std::byte{0x80}, std::byte{0x80}, std::byte{0x80}, std::byte{0x40}};
+    EXPECT_EQ((decode_as<F, std::multimap<std::int32_t, std::int32_t>>(huge)).reason(),
+              "truncated map, 4611686018427387904 elements need at least 8 bytes each, 0 left");
+    EXPECT_EQ((decode_as<F, std::multiset<std::string>>(huge)).reason(),
+              "truncated set, 4611686018427387904 elements need at least 1 byte each, 0 left");
+    EXPECT_EQ((decode_as<F, std::vector<std::bitset<12>>>(huge)).reason(),
+              "truncated vector, 4611686018427387904 elements need at least 2 bytes each, 0 left");
+    EXPECT_EQ((decode_as<F, std::vector<std::bitset<0>>>(huge)).code(), errc::element_limit);
+  } else {
+    // Many entries, each charged: the element budget stops them.
+    std::multiset<std::int32_t> many;
+    for (int i = 0; i < 100; ++i) many.insert(7);
+    EXPECT_EQ((decode_as<F, std::multiset<std::int32_t>>(encode<F>(many), {.max_elements = 99})).code(),
+              errc::element_limit);
+  }
 }
 
 }  // namespace conformance

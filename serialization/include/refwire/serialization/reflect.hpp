@@ -840,7 +840,14 @@ concept serializable = detail::deep_ok<T, false>;
 /// refwire's own spelling of T's schema, identical on every compiler:
 /// "i32", "string", "vector<f64>", "{i32 x;f64 y;string name}" for a record
 /// (its fields, base fields first), "@0" for a recursive reference to the
-/// record being spelled.
+/// record being spelled. Containers are spelled by what they carry, not by
+/// their C++ class: std::map and std::unordered_map are both "map<string,i32>",
+/// std::multimap and std::unordered_multimap "multimap<string,i32>";
+/// std::unique_ptr<T> is "ptr<...>", std::shared_ptr<T> "shared_ptr<...>",
+/// std::bitset<12> "bitset<12>", std::filesystem::path "path", std::u8string
+/// "u8string".
+///
+///   assert(refwire::type_name<std::multiset<int>>() == "multiset<i32>");
 template <serializable T>
 std::string type_name();
 
@@ -928,6 +935,10 @@ void append_name(name_builder& b) {
     }
   } else if constexpr (s == shape::string) {
     b.out += "string";
+  } else if constexpr (s == shape::text) {
+    b.out += is_path_v<T> ? "path" : "u8string";
+  } else if constexpr (s == shape::bitset) {
+    b.out += "bitset<" + std::to_string(bitset_size<T>) + '>';
   } else if constexpr (s == shape::blob) {
     b.out += "bytes";
   } else if constexpr (s == shape::uuid) {
@@ -941,7 +952,7 @@ void append_name(name_builder& b) {
     append_name<typename T::value_type>(b);
     b.out += '>';
   } else if constexpr (s == shape::pointer) {
-    b.out += "ptr<";
+    b.out += is_shared_ptr<T>::value ? "shared_ptr<" : "ptr<";
     append_name<typename T::element_type>(b);
     b.out += '>';
   } else if constexpr (s == shape::sequence) {
@@ -953,11 +964,11 @@ void append_name(name_builder& b) {
     append_name<typename element_of<T>::type>(b);
     b.out += ',' + std::to_string(fixed_extent<T>) + '>';
   } else if constexpr (s == shape::set) {
-    b.out += "set<";
+    b.out += is_multi_v<T> ? "multiset<" : "set<";
     append_name<typename T::key_type>(b);
     b.out += '>';
   } else if constexpr (s == shape::map) {
-    b.out += "map<";
+    b.out += is_multi_v<T> ? "multimap<" : "map<";
     append_list<typename T::key_type, typename T::mapped_type>(b);
     b.out += '>';
   } else if constexpr (s == shape::variant || s == shape::tuple) {

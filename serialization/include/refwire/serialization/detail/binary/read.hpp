@@ -21,8 +21,10 @@
 #include <refwire/serialization/detail/core/codec.hpp>
 #include <refwire/serialization/detail/core/decode_context.hpp>
 #include <refwire/serialization/detail/core/shapes.hpp>
+#include <refwire/serialization/detail/core/text_bits.hpp>
 #include <refwire/serialization/detail/wire/endian.hpp>
 #include <refwire/serialization/detail/wire/time.hpp>
+#include <refwire/serialization/detail/wire/utf8.hpp>
 #include <refwire/serialization/detail/wire/varint.hpp>
 #include <refwire/serialization/error.hpp>
 #include <refwire/serialization/options.hpp>
@@ -280,6 +282,33 @@ bool read(reader& r, T& v) {
       }
     }
     return read_string_slow(r, v);
+  } else if constexpr (s == shape::text) {
+    // A std::string's layout; a path must be UTF-8 (reported where its length starts).
+    const std::byte* at = r.cur;
+    std::string text;
+    if (!read(r, text)) [[unlikely]] return false;
+    assign_text(v, text);
+    if constexpr (is_path_v<T>) {
+      if (!wire::utf8_valid(text.data(), text.size())) [[unlikely]] {
+        r.cur = at;
+        return fail(r, errc::invalid_utf8, "path is not valid UTF-8");
+      }
+      // One value, one encoding: the writer's generic form ("a//b" is written "a/b").
+      if (text_of(v) != text) [[unlikely]] {
+        r.cur = at;
+        return fail(r, errc::invalid_value, path_not_generic_reason(text, text_of(v)));
+      }
+    }
+    return true;
+  } else if constexpr (s == shape::bitset) {
+    constexpr std::size_t bytes = bitset_bytes<bitset_size<T>>;
+    if (r.left() < bytes) [[unlikely]] return fail_truncated(r, "bitset", bytes);
+    if (!bitset_from_bytes(r.cur, v)) [[unlikely]] {
+      r.cur += bytes - 1;  // the last byte, which holds the padding bits
+      return fail(r, errc::invalid_value, bitset_padding_reason(bitset_size<T>));
+    }
+    r.cur += bytes;
+    return true;
   } else if constexpr (s == shape::blob) {
     std::uint64_t n;
     if (!read_varint(r, n)) [[unlikely]] return false;
@@ -363,6 +392,44 @@ bool read(reader& r, T& v) {
     depth_scope scope(r);
     v.resize(static_cast<std::size_t>(n));
     return read_elements(r, v);
+  } else if constexpr (s == shape::set && is_multi_v<T>) {  // a multiset: duplicates kept
+    using K = typename T::key_type;
+    std::uint64_t n;
+    if (!read_count<K>(r, n, "set", sizeof(K) + 4 * sizeof(void*))) [[unlikely]] return false;
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+    depth_scope scope(r);
+    v.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      K key{};
+      if (!read(r, key)) [[unlikely]] {
+        push_index(r, i);
+        return false;
+      }
+      v.emplace_hint(v.end(), std::move(key));
+    }
+    return true;
+  } else if constexpr (s == shape::map && is_multi_v<T>) {  // a multimap: duplicate keys kept, in order
+    using K = typename T::key_type;
+    using M = typename T::mapped_type;
+    std::uint64_t n;
+    if (!read_count<std::pair<K, M>>(r, n, "map", sizeof(std::pair<K, M>) + 4 * sizeof(void*)))
+      [[unlikely]] return false;
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+    depth_scope scope(r);
+    v.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      std::pair<K, M> entry{};
+      if (!read(r, entry.first)) [[unlikely]] {
+        push_index(r, i);
+        return false;
+      }
+      if (!read(r, entry.second)) [[unlikely]] {
+        push_map_key(r, entry.first, i);
+        return false;
+      }
+      v.emplace_hint(v.end(), std::move(entry));
+    }
+    return true;
   } else if constexpr (s == shape::set) {
     using K = typename T::key_type;
     std::uint64_t n;

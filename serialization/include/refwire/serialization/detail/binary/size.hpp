@@ -32,6 +32,7 @@ constexpr std::size_t min_size() {
   else if constexpr (is_raw_scalar_v<T>) return sizeof(T);
   else if constexpr (s == shape::uuid) return 16;
   else if constexpr (s == shape::timestamp || s == shape::duration) return 8;
+  else if constexpr (s == shape::bitset) return (bitset_size<T> + 7) / 8;
   else if constexpr (s == shape::fixed_array) {
     return fixed_extent<T> * min_size<typename element_of<T>::type>();
   } else if constexpr (s == shape::tuple) {

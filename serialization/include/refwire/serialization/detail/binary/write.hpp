@@ -16,9 +16,11 @@
 #include <refwire/serialization/detail/binary/size.hpp>
 #include <refwire/serialization/detail/core/encode_failure.hpp>
 #include <refwire/serialization/detail/core/shapes.hpp>
+#include <refwire/serialization/detail/core/text_bits.hpp>
 #include <refwire/serialization/detail/core/walk.hpp>
 #include <refwire/serialization/detail/wire/endian.hpp>
 #include <refwire/serialization/detail/wire/output.hpp>
+#include <refwire/serialization/detail/wire/utf8.hpp>
 #include <refwire/serialization/detail/wire/varint.hpp>
 #include <refwire/serialization/reflect.hpp>
 
@@ -122,9 +124,10 @@ class writer {
 };
 
 /// A part of a value whose binary encoding can fail: a duration (or a
-/// timestamp's) wider than int64 nanoseconds.
+/// timestamp's) wider than int64 nanoseconds, a std::filesystem::path whose
+/// generic form is not UTF-8.
 template <class T>
-struct leaf_can_fail : std::false_type {};
+struct leaf_can_fail : std::bool_constant<is_path_v<T>> {};
 template <class R, class P>
 struct leaf_can_fail<std::chrono::duration<R, P>> : std::bool_constant<duration_can_fail<std::chrono::duration<R, P>>()> {};
 template <class C, class D>
@@ -242,6 +245,16 @@ void write(writer& w, const T& v) {
     w.put_bytes(v.data(), v.size());
   } else if constexpr (s == shape::string) {
     w.put_string(v);
+  } else if constexpr (s == shape::text) {
+    const std::string text = text_of(v);
+    if constexpr (is_path_v<T>) {
+      if (!wire::utf8_valid(text.data(), text.size())) [[unlikely]] throw_path_not_utf8(text);
+    }
+    w.put_string(text);
+  } else if constexpr (s == shape::bitset) {
+    std::byte bytes[bitset_bytes<bitset_size<T>> + 1];
+    bitset_to_bytes(v, bytes);
+    w.put_bytes(bytes, bitset_bytes<bitset_size<T>>);
   } else if constexpr (s == shape::blob) {
     w.put_varint(v.size());
     w.put_bytes(v.data(), v.size());

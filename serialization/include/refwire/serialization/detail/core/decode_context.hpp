@@ -133,14 +133,20 @@ inline bool charge(R& r, std::uint64_t bytes) {
   return true;
 }
 
-/// Gives v, a std::optional or std::unique_ptr whose value the input holds,
-/// a value to decode into (kept when it has one; a new pointee is charged to
-/// the allocation budget); false (recorded) past the budget. Every format
-/// calls it after its own presence test and inside a depth_scope.
+/// Gives v, a std::optional, std::unique_ptr or std::shared_ptr whose value
+/// the input holds, a value to decode into (an optional's or unique_ptr's is
+/// kept when it has one; a shared_ptr always gets a new pointee, so that a
+/// decode never writes into an object other pointers share; a new pointee is
+/// charged to the allocation budget); false (recorded) past the budget. Every
+/// format calls it after its own presence test and inside a depth_scope.
 template <class R, class T>
 inline bool emplace_present(R& r, T& v) {
   if constexpr (requires { v.emplace(); }) {
     if (!v) v.emplace();
+  } else if constexpr (requires { v.use_count(); }) {
+    using E = typename T::element_type;
+    if (!charge(r, sizeof(E))) [[unlikely]] return false;
+    v = std::make_shared<E>();
   } else {
     using E = typename T::element_type;
     if (!v) {

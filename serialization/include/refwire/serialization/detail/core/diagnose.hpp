@@ -34,6 +34,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -93,11 +94,16 @@ enum class unserializable_kind : unsigned char {
   reference,
   needs_names,
   broken_description,
+  weak_pointer,
+  shared_const,
   other,
 };
 
 template <class T> struct is_std_function : std::false_type {};
 template <class S> struct is_std_function<std::function<S>> : std::true_type {};
+
+template <class T> struct is_const_shared_ptr : std::false_type {};
+template <class T> struct is_const_shared_ptr<std::shared_ptr<const T>> : std::true_type {};
 
 template <class T> struct is_view : std::false_type {};
 template <class C, class Tr> struct is_view<std::basic_string_view<C, Tr>> : std::true_type {};
@@ -111,6 +117,8 @@ consteval unserializable_kind kind_of() {
   else if constexpr (is_std_function<U>::value) return unserializable_kind::function;
   else if constexpr (std::is_same_v<U, long double>) return unserializable_kind::long_double;
   else if constexpr (is_view<U>::value) return unserializable_kind::view;
+  else if constexpr (is_weak_ptr<U>::value) return unserializable_kind::weak_pointer;
+  else if constexpr (is_const_shared_ptr<U>::value) return unserializable_kind::shared_const;
   else if constexpr (broken_description<U>) return unserializable_kind::broken_description;
   else if constexpr (shape_of<U>() == shape::record && needs_names<U>()) return unserializable_kind::needs_names;
   else return unserializable_kind::other;
@@ -139,6 +147,12 @@ constexpr bool unserializable() {
                 "refwire: a reference member is not serializable: store the value, or a std::unique_ptr<T>");
   static_assert(kind != unserializable_kind::needs_names,
                 "refwire: this format needs field names: describe the type with BOOST_DESCRIBE_STRUCT");
+  static_assert(kind != unserializable_kind::weak_pointer,
+                "refwire: std::weak_ptr is not serializable (it does not own what it points to): "
+                "use std::shared_ptr<T> or std::unique_ptr<T>, or store the pointee");
+  static_assert(kind != unserializable_kind::shared_const,
+                "refwire: std::shared_ptr<const T> is not serializable (a decode must write the pointee): "
+                "use std::shared_ptr<T>");
   static_assert(kind != unserializable_kind::other,
                 "refwire: this type is not serializable: describe it with BOOST_DESCRIBE_STRUCT, "
                 "make it an aggregate, or specialize refwire::codec<T>");

@@ -7,10 +7,12 @@
 
 #include <array>
 #include <bit>
+#include <bitset>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <filesystem>
 #include <list>
 #include <map>
 #include <memory>
@@ -40,6 +42,20 @@ template <class T> struct is_optional<std::optional<T>> : std::true_type {};
 template <class T> struct is_unique_ptr : std::false_type {};
 template <class T> struct is_unique_ptr<std::unique_ptr<T>> : std::true_type {};
 
+/// std::shared_ptr<T> of a non-const T (a shared_ptr<const T> is not
+/// serializable: the decoder must write into the pointee it creates).
+template <class T> struct is_shared_ptr : std::false_type {};
+template <class T> struct is_shared_ptr<std::shared_ptr<T>> : std::bool_constant<!std::is_const_v<T>> {};
+
+template <class T> struct is_weak_ptr : std::false_type {};
+template <class T> struct is_weak_ptr<std::weak_ptr<T>> : std::true_type {};
+
+template <class T> struct is_bitset : std::false_type {};
+template <std::size_t N> struct is_bitset<std::bitset<N>> : std::true_type {};
+/// N of a std::bitset<N>.
+template <class T> inline constexpr std::size_t bitset_size = 0;
+template <std::size_t N> inline constexpr std::size_t bitset_size<std::bitset<N>> = N;
+
 template <class T> struct is_variant : std::false_type {};
 template <class... Ts> struct is_variant<std::variant<Ts...>> : std::true_type {};
 
@@ -59,14 +75,30 @@ template <class T, class A> struct is_sequence<std::list<T, A>> : std::true_type
 template <class T> struct is_vector : std::false_type {};
 template <class T, class A> struct is_vector<std::vector<T, A>> : std::true_type {};
 
+/// The multi containers (duplicates kept): multiset, unordered_multiset,
+/// multimap, unordered_multimap. They have the set and map shapes; each
+/// format's set and map branches ask is_multi_v where duplicates matter.
+template <class T> struct is_multi : std::false_type {};
+template <class K, class C, class A> struct is_multi<std::multiset<K, C, A>> : std::true_type {};
+template <class K, class H, class E, class A> struct is_multi<std::unordered_multiset<K, H, E, A>> : std::true_type {};
+template <class K, class V, class C, class A> struct is_multi<std::multimap<K, V, C, A>> : std::true_type {};
+template <class K, class V, class H, class E, class A>
+struct is_multi<std::unordered_multimap<K, V, H, E, A>> : std::true_type {};
+template <class T> inline constexpr bool is_multi_v = is_multi<T>::value;
+
 template <class T> struct is_set : std::false_type {};
 template <class K, class C, class A> struct is_set<std::set<K, C, A>> : std::true_type {};
 template <class K, class H, class E, class A> struct is_set<std::unordered_set<K, H, E, A>> : std::true_type {};
+template <class K, class C, class A> struct is_set<std::multiset<K, C, A>> : std::true_type {};
+template <class K, class H, class E, class A> struct is_set<std::unordered_multiset<K, H, E, A>> : std::true_type {};
 
 template <class T> struct is_map : std::false_type {};
 template <class K, class V, class C, class A> struct is_map<std::map<K, V, C, A>> : std::true_type {};
 template <class K, class V, class H, class E, class A>
 struct is_map<std::unordered_map<K, V, H, E, A>> : std::true_type {};
+template <class K, class V, class C, class A> struct is_map<std::multimap<K, V, C, A>> : std::true_type {};
+template <class K, class V, class H, class E, class A>
+struct is_map<std::unordered_multimap<K, V, H, E, A>> : std::true_type {};
 
 template <class T> struct is_duration : std::false_type {};
 template <class R, class P> struct is_duration<std::chrono::duration<R, P>> : std::true_type {};
@@ -86,6 +118,10 @@ template <class T> struct is_input_view : std::bool_constant<is_string_view_v<T>
 template <class T> inline constexpr bool is_string_v = std::is_same_v<T, std::string> || is_string_view_v<T>;
 template <class T>
 inline constexpr bool is_blob_v = std::is_same_v<T, std::vector<std::byte>> || is_byte_view_v<T>;
+/// std::filesystem::path: text on the wire (its generic form, UTF-8).
+template <class T> inline constexpr bool is_path_v = std::is_same_v<T, std::filesystem::path>;
+/// std::u8string and std::filesystem::path: a string on the wire that is not a std::string.
+template <class T> inline constexpr bool is_text_v = std::is_same_v<T, std::u8string> || is_path_v<T>;
 template <class T> inline constexpr bool is_uuid_v = std::is_same_v<T, uuid>;
 template <class T> inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
 
@@ -165,16 +201,18 @@ enum class shape : std::uint8_t {
   floating,     ///< float, double
   enumeration,  ///< an enum (over its underlying type)
   string,       ///< std::string, std::string_view (a view: deserialize_view only)
+  text,         ///< std::u8string, std::filesystem::path (a string on the wire)
+  bitset,       ///< std::bitset<N>
   blob,         ///< std::vector<std::byte>, std::span<const std::byte> (a view: deserialize_view only)
   uuid,         ///< refwire::uuid
   timestamp,    ///< a system_clock time_point
   duration,     ///< a std::chrono::duration
   optional,     ///< std::optional
-  pointer,      ///< std::unique_ptr
+  pointer,      ///< std::unique_ptr, std::shared_ptr (of a non-const T)
   sequence,     ///< std::vector, std::deque, std::list (vector<byte>: blob)
   fixed_array,  ///< std::array, one-dimensional C arrays
-  set,          ///< std::set, std::unordered_set
-  map,          ///< std::map, std::unordered_map
+  set,          ///< std::set, std::unordered_set, and their multi forms (is_multi_v)
+  map,          ///< std::map, std::unordered_map, and their multi forms (is_multi_v)
   variant,      ///< std::variant
   tuple,        ///< std::tuple, std::pair
   record,       ///< a described struct or a PFR aggregate
@@ -191,12 +229,14 @@ consteval shape shape_of() {
   else if constexpr (is_float_v<T>) return shape::floating;
   else if constexpr (std::is_enum_v<T>) return shape::enumeration;
   else if constexpr (is_string_v<T>) return shape::string;
+  else if constexpr (is_text_v<T>) return shape::text;
+  else if constexpr (is_bitset<T>::value) return shape::bitset;
   else if constexpr (is_blob_v<T>) return shape::blob;
   else if constexpr (is_uuid_v<T>) return shape::uuid;
   else if constexpr (is_timestamp<T>::value) return shape::timestamp;
   else if constexpr (is_duration<T>::value) return shape::duration;
   else if constexpr (is_optional<T>::value) return shape::optional;
-  else if constexpr (is_unique_ptr<T>::value) return shape::pointer;
+  else if constexpr (is_unique_ptr<T>::value || is_shared_ptr<T>::value) return shape::pointer;
   else if constexpr (is_sequence<T>::value) return shape::sequence;
   else if constexpr (is_std_array<T>::value || (std::is_array_v<T> && std::rank_v<T> == 1)) return shape::fixed_array;
   else if constexpr (is_set<T>::value) return shape::set;

@@ -28,6 +28,7 @@
 #include <refwire/serialization/detail/core/codec.hpp>
 #include <refwire/serialization/detail/core/decode_context.hpp>
 #include <refwire/serialization/detail/core/shapes.hpp>
+#include <refwire/serialization/detail/core/text_bits.hpp>
 #include <refwire/serialization/detail/wire/time.hpp>
 #include <refwire/serialization/detail/json/cursor.hpp>
 #include <refwire/serialization/detail/json/write.hpp>
@@ -698,6 +699,77 @@ bool read(reader& r, T& v) {
     return read_elements(r, v);
   } else if constexpr (s == shape::fixed_array || nested_c_array_v<T>) {
     return read_fixed(r, v);
+  } else if constexpr (s == shape::text) {  // u8string, path: a JSON string (UTF-8, as every JSON text)
+    std::string_view text;
+    if (!r.get_string(text)) [[unlikely]] return false;
+    if (!charge(r, text.size())) [[unlikely]] return false;
+    assign_text(v, text);
+    return true;
+  } else if constexpr (s == shape::bitset) {  // N characters '0' or '1', most significant bit first
+    std::string_view text;
+    if (!r.get_string(text)) [[unlikely]] return false;
+    if (!bitset_from_text(text, v)) [[unlikely]] {
+      return fail_text(r, errc::invalid_value, bitset_text_what(bitset_size<T>), text);
+    }
+    return true;
+  } else if constexpr (s == shape::set && is_multi_v<T>) {  // a multiset: an array, duplicates kept
+    using K = typename T::key_type;
+    if (!r.begin_array()) [[unlikely]] return false;
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+    depth_scope scope(r);
+    v.clear();
+    std::size_t i = 0;
+    int k;
+    while ((k = r.next_element()) == 1) {
+      if (!count_element(r, sizeof(K) + 4 * sizeof(void*))) [[unlikely]] return false;
+      K key{};
+      if (!read(r, key)) [[unlikely]] {
+        push_index(r, i);
+        return false;
+      }
+      v.emplace_hint(v.end(), std::move(key));
+      ++i;
+    }
+    return k == 0;
+  } else if constexpr (s == shape::map && is_multi_v<T>) {  // a multimap: [[key, value], ...], duplicates kept
+    using K = typename T::key_type;
+    using M = typename T::mapped_type;
+    constexpr std::size_t node = sizeof(std::pair<K, M>) + 4 * sizeof(void*);
+    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
+    depth_scope scope(r);
+    if (!r.begin_array()) [[unlikely]] return false;
+    v.clear();
+    std::size_t i = 0;
+    int k;
+    while ((k = r.next_element()) == 1) {
+      if (!count_element(r, node)) [[unlikely]] return false;
+      if (!r.begin_array()) [[unlikely]] {
+        push_index(r, i);
+        return false;
+      }
+      std::pair<K, M> entry{};
+      int e = r.next_element();
+      if (e == 0) [[unlikely]] e = fail_count(r, "map entry [key, value]", 2, 0) ? 0 : -1;
+      if (e != 1 || !read(r, entry.first)) [[unlikely]] {
+        push_index(r, i);
+        return false;
+      }
+      e = r.next_element();
+      if (e == 0) [[unlikely]] e = fail_count(r, "map entry [key, value]", 2, 1) ? 0 : -1;
+      if (e != 1 || !read(r, entry.second)) [[unlikely]] {
+        push_index(r, i);
+        return false;
+      }
+      e = r.next_element();
+      if (e == 1) [[unlikely]] e = fail_count(r, "map entry [key, value]", 2, 3) ? 0 : -1;
+      if (e != 0) [[unlikely]] {
+        push_index(r, i);
+        return false;
+      }
+      v.emplace_hint(v.end(), std::move(entry));
+      ++i;
+    }
+    return k == 0;
   } else if constexpr (s == shape::set) {
     using K = typename T::key_type;
     if (!r.begin_array()) [[unlikely]] return false;

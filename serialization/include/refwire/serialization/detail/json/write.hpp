@@ -24,6 +24,7 @@
 
 #include <refwire/serialization/detail/core/encode_failure.hpp>
 #include <refwire/serialization/detail/core/shapes.hpp>
+#include <refwire/serialization/detail/core/text_bits.hpp>
 #include <refwire/serialization/detail/wire/itoa.hpp>
 #include <refwire/serialization/detail/wire/output.hpp>
 #include <refwire/serialization/error.hpp>
@@ -964,6 +965,30 @@ void write(writer& w, const T& v) {
     }
   } else if constexpr (s == shape::sequence || s == shape::set || s == shape::fixed_array || nested_c_array_v<T>) {
     write_sequence(w, v);
+  } else if constexpr (s == shape::text) {  // u8string, path (its generic form): a JSON string
+    write_string(w, text_of(v));
+  } else if constexpr (s == shape::bitset) {  // "0101...", most significant bit first
+    write_string(w, v.to_string());
+  } else if constexpr (s == shape::map && is_multi_v<T>) {  // a multimap: [[key, value], ...], duplicates kept
+    bool first = true;
+    w.open('[');
+    std::size_t i = 0;
+    for (const auto& entry : v) {
+      w.item(first);
+      w.open('[');
+      bool first_of_pair = true;
+      encode_within(
+          [&] {
+            w.item(first_of_pair);
+            write(w, entry.first);
+            w.item(first_of_pair);
+            write(w, entry.second);
+          },
+          [i](encode_failure& f) { push_index(f, i); });
+      w.close(false, ']');
+      ++i;
+    }
+    w.close(first, ']');
   } else if constexpr (s == shape::map) {
     using K = typename T::key_type;
     bool first = true;

@@ -17,6 +17,7 @@
 #include <refwire/serialization/detail/core/decode_context.hpp>
 #include <refwire/serialization/detail/core/encode_failure.hpp>
 #include <refwire/serialization/detail/core/shapes.hpp>
+#include <refwire/serialization/detail/core/text_bits.hpp>
 #include <refwire/serialization/detail/core/walk.hpp>
 #include <refwire/serialization/reflect.hpp>
 
@@ -31,7 +32,10 @@ template <std::uint32_t N, wire_type W>
 inline constexpr std::uint32_t tag_v = (N << 3) | W;
 
 /// What a C++ type is to protobuf (after codec<T> is applied).
-enum class cat : std::uint8_t { scalar, string, blob, uuid, message, optional, repeated, map, codec };
+/// text: a std::u8string or std::filesystem::path, a `string` on the wire;
+/// bits: a std::bitset<N>, `bytes` on the wire (ceil(N / 8) of them, or none
+/// for all zeros).
+enum class cat : std::uint8_t { scalar, string, blob, uuid, message, optional, repeated, map, codec, text, bits };
 
 template <class T>
 constexpr cat category() {
@@ -40,6 +44,8 @@ constexpr cat category() {
   else if constexpr (s == shape::boolean || s == shape::integer || s == shape::floating || s == shape::enumeration)
     return cat::scalar;
   else if constexpr (s == shape::string) return cat::string;
+  else if constexpr (s == shape::text) return cat::text;
+  else if constexpr (s == shape::bitset) return cat::bits;
   else if constexpr (s == shape::blob) return cat::blob;
   else if constexpr (s == shape::uuid) return cat::uuid;
   else if constexpr (s == shape::optional || s == shape::pointer) return cat::optional;
@@ -75,7 +81,9 @@ template <class T>
 constexpr bool singular() {
   constexpr cat c = category<T>();
   if constexpr (c == cat::codec) return singular<typename codec<T>::wire>();
-  else return c == cat::scalar || c == cat::string || c == cat::blob || c == cat::uuid || c == cat::message;
+  else
+    return c == cat::scalar || c == cat::string || c == cat::blob || c == cat::uuid || c == cat::message ||
+           c == cat::text || c == cat::bits;
 }
 
 template <class T> struct repeated_elem { using type = typename T::value_type; };
@@ -362,21 +370,38 @@ template <class C, class D> struct time_duration<std::chrono::time_point<C, D>> 
 
 // ---------------------------------------------------------- encode failures
 
-/// A part of a value whose protobuf encoding can fail: a std::string (it must
-/// hold UTF-8), a duration (or a timestamp's) wider than int64 nanoseconds.
+/// A part of a value whose protobuf encoding can fail: a std::string, a
+/// std::u8string or a path (they must hold UTF-8), a duration (or a
+/// timestamp's) wider than int64 nanoseconds.
 template <class T>
-struct leaf_can_fail : std::bool_constant<is_string_v<T>> {};
+struct leaf_can_fail : std::bool_constant<is_string_v<T> || is_text_v<T>> {};
 template <class R, class P>
 struct leaf_can_fail<std::chrono::duration<R, P>>
     : std::bool_constant<duration_can_fail<std::chrono::duration<R, P>>()> {};
 template <class C, class D>
 struct leaf_can_fail<std::chrono::time_point<C, D>> : leaf_can_fail<D> {};
 
+/// A C++ map key type protobuf can carry: integers, bool and strings as
+/// protobuf's own keys, and, in their place, an enum as its integer, a uuid
+/// as its canonical 36-character string, a std::u8string or path as a string.
+template <class K>
+inline constexpr bool map_key_ok = is_integer_v<K> || is_bool_v<K> || is_string_v<K> || std::is_enum_v<K> ||
+                                   is_uuid_v<K> || is_text_v<K>;
+
 /// Pushes the path segment of a map entry, in decode and encode paths alike:
-/// its key (protobuf's keys are integers, bool or strings; a bool key is 0 or 1).
+/// its key (an integer, enum or bool key as its number, a string, text or
+/// uuid key quoted).
 template <class Failure, class K>
 inline void push_entry_key(Failure& f, const K& key) {
-  if constexpr (is_bool_v<K>) push_key(f, static_cast<unsigned long long>(key));
+  if constexpr (is_bool_v<K>) {
+    push_key(f, static_cast<unsigned long long>(key));
+  } else if constexpr (std::is_enum_v<K>) {
+    using U = std::underlying_type_t<K>;
+    if constexpr (is_bool_v<U>) push_key(f, static_cast<unsigned long long>(static_cast<bool>(key)));
+    else if constexpr (std::is_signed_v<U>) push_key(f, static_cast<long long>(key));
+    else push_key(f, static_cast<unsigned long long>(key));
+  } else if constexpr (is_uuid_v<K>) push_key(f, std::string_view(key.to_string()));
+  else if constexpr (is_text_v<K>) push_key(f, std::string_view(text_of(key)));
   else push_map_key(f, key, 0);  // a string or an integer: the position is not used
 }
 

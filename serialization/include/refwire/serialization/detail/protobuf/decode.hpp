@@ -13,6 +13,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -25,6 +26,7 @@
 #include <refwire/serialization/detail/core/codec.hpp>
 #include <refwire/serialization/detail/core/decode_context.hpp>
 #include <refwire/serialization/detail/core/shapes.hpp>
+#include <refwire/serialization/detail/core/text_bits.hpp>
 #include <refwire/serialization/detail/protobuf/classify.hpp>
 #include <refwire/serialization/detail/protobuf/packed.hpp>
 #include <refwire/serialization/detail/protobuf/reader.hpp>
@@ -57,8 +59,10 @@ inline void reset(T& v) {
   } else if constexpr (s == shape::string || s == shape::blob || s == shape::sequence || s == shape::set ||
                        s == shape::map) {
     v.clear();
-  } else if constexpr (s == shape::optional || s == shape::pointer) {
+  } else if constexpr (s == shape::optional || s == shape::pointer || s == shape::bitset) {
     v.reset();
+  } else if constexpr (s == shape::text) {
+    v.clear();
   } else if constexpr (s == shape::fixed_array) {
     for (auto& e : v) reset(e);
   } else if constexpr (s == shape::variant) {
@@ -131,6 +135,30 @@ REFWIRE_ALWAYS_INLINE bool read_value(reader& r, T& v) {
     }
     r.cur += n;
     return true;
+  } else if constexpr (c == cat::text) {
+    std::string text;
+    if (!read_value<E>(r, text)) [[unlikely]] return false;  // UTF-8 checked as for a std::string
+    assign_text(v, text);
+    return true;
+  } else if constexpr (c == cat::bits) {
+    constexpr std::size_t bytes = bitset_bytes<bitset_size<T>>;
+    const std::byte* at = r.cur;
+    std::uint64_t n;
+    if (!read_length(r, n, "bitset")) [[unlikely]] return false;
+    if (n == 0) {
+      v.reset();
+      return true;
+    }
+    if (n != bytes) [[unlikely]] {
+      return fail_at(r, at, errc::invalid_value,
+                     "a bitset<" + std::to_string(bitset_size<T>) + "> needs " + std::to_string(bytes) +
+                         " bytes (or none), got " + std::to_string(n));
+    }
+    if (!bitset_from_bytes(r.cur, v)) [[unlikely]] {
+      return fail_at(r, r.cur + (bytes - 1), errc::invalid_value, bitset_padding_reason(bitset_size<T>));
+    }
+    r.cur += bytes;
+    return true;
   } else if constexpr (c == cat::uuid) {
     const std::byte* at = r.cur;
     std::uint64_t n;
@@ -183,6 +211,22 @@ REFWIRE_ALWAYS_INLINE bool read_elem(reader& r, std::uint32_t wt, T& v, std::uin
   }
 }
 
+/// Field 1 of a map entry, its key: a uuid from its canonical 36-character
+/// string (see put_key), anything else as read_elem reads it.
+template <int_encoding E, class K>
+bool read_key(reader& r, std::uint32_t wt, K& key, std::uint64_t field, const std::byte* at) {
+  if constexpr (is_uuid_v<K>) {
+    std::string text;
+    if (!read_elem<E>(r, wt, text, field, at)) [[unlikely]] return false;
+    const std::optional<uuid> id = uuid::parse(text);
+    if (!id) [[unlikely]] return fail_uuid_key(r, at, text);
+    key = *id;
+    return true;
+  } else {
+    return read_elem<E>(r, wt, key, field, at);
+  }
+}
+
 /// One occurrence of field `field` (wire type wt, tag at `at`) for the value v
 /// in field context: scalars and strings replace, messages merge, repeated
 /// fields append, map entries insert or replace. `count` is the number of
@@ -202,9 +246,10 @@ REFWIRE_ALWAYS_INLINE bool read_field(reader& r, std::uint32_t wt, T& v, std::ui
       }
     } else {
       using P = typename T::element_type;
-      if (!v) {
+      if (!v) {  // (a shared_ptr too: reset left it null, so a decode never writes into a shared pointee)
         if (!charge(r, sizeof(P))) [[unlikely]] return false;
-        v = std::make_unique<P>();
+        if constexpr (is_shared_ptr<T>::value) v = std::make_shared<P>();
+        else v = std::make_unique<P>();
         reset(*v);
       }
     }
@@ -231,7 +276,13 @@ REFWIRE_ALWAYS_INLINE bool read_field(reader& r, std::uint32_t wt, T& v, std::ui
       return true;
     } else {
       if (!charge(r, sizeof(El))) [[unlikely]] return false;
-      if constexpr (s == shape::set) {
+      if constexpr (s == shape::set && is_multi_v<T>) {  // a multiset: duplicates kept
+        El e{};
+        reset(e);
+        if (!read_elem<E>(r, wt, e, field, at)) [[unlikely]] return false;
+        v.insert(std::move(e));
+        return true;
+      } else if constexpr (s == shape::set) {
         El e{};
         reset(e);
         if (!read_elem<E>(r, wt, e, field, at)) [[unlikely]] return false;
@@ -265,8 +316,8 @@ REFWIRE_ALWAYS_INLINE bool read_field(reader& r, std::uint32_t wt, T& v, std::ui
   } else if constexpr (c == cat::map) {
     using K = typename T::key_type;
     using M = typename T::mapped_type;
-    static_assert(is_integer_v<K> || is_bool_v<K> || is_string_v<K>,
-                  "refwire: protobuf map keys must be integers, bool or std::string (protobuf's rule); "
+    static_assert(map_key_ok<K> || is_multi_v<T>,
+                  "refwire: protobuf map keys must be integers, bool, enums, strings or uuids (protobuf's rule); "
                   "use a vector of pairs (a repeated message) for other keys");
     if (wt != w_len) [[unlikely]] return fail_wire(r, at, field, wt, w_len);
     std::uint64_t n;
@@ -283,7 +334,7 @@ REFWIRE_ALWAYS_INLINE bool read_field(reader& r, std::uint32_t wt, T& v, std::ui
     bool have_key = false;
     const bool ok = for_each_tag(r, [&](std::uint64_t f, std::uint32_t t, const std::byte* tat) {
       if (f == 1) {
-        if (!read_elem<E>(r, t, key, f, tat)) [[unlikely]] return -1;
+        if (!read_key<E>(r, t, key, f, tat)) [[unlikely]] return -1;
         have_key = true;
         return 1;
       }
@@ -297,7 +348,11 @@ REFWIRE_ALWAYS_INLINE bool read_field(reader& r, std::uint32_t wt, T& v, std::ui
       return 0;
     });
     if (!ok) [[unlikely]] return false;
-    v.insert_or_assign(std::move(key), std::move(value));  // protobuf: the last entry for a key wins
+    if constexpr (is_multi_v<T>) {
+      v.emplace_hint(v.end(), std::move(key), std::move(value));  // a multimap: every entry kept, in order
+    } else {
+      v.insert_or_assign(std::move(key), std::move(value));  // protobuf: the last entry for a key wins
+    }
     return true;
   }
 }

@@ -25,6 +25,7 @@
 
 #include <refwire/serialization/detail/core/encode_failure.hpp>
 #include <refwire/serialization/detail/core/shapes.hpp>
+#include <refwire/serialization/detail/core/text_bits.hpp>
 #include <refwire/serialization/detail/protobuf/classify.hpp>
 #include <refwire/serialization/detail/protobuf/packed.hpp>
 #include <refwire/serialization/detail/protobuf/writer.hpp>
@@ -126,6 +127,12 @@ REFWIRE_ALWAYS_INLINE std::byte* put_elem(writer& w, std::byte* p, const T& v) {
     return store_elem<N, E>(w.ensure(p, fixed_room<T>()), v);
   } else if constexpr (category<T>() == cat::string || category<T>() == cat::blob) {
     return put_text<N>(w, p, v);
+  } else if constexpr (category<T>() == cat::text) {
+    return put_text<N>(w, p, text_of(v));  // checked to be UTF-8 as a std::string is
+  } else if constexpr (category<T>() == cat::bits) {
+    std::array<std::byte, bitset_bytes<bitset_size<T>>> bytes;
+    bitset_to_bytes(v, bytes.data());
+    return put_text<N>(w, p, bytes);
   } else {
     p = store_tag<tag_v<N, w_len>>(w.ensure(p, 6));
     const std::size_t at = w.offset(p);
@@ -135,6 +142,20 @@ REFWIRE_ALWAYS_INLINE std::byte* put_elem(writer& w, std::byte* p, const T& v) {
       p = put_field<1, E>(w, p + 1, v);  // the wrapper of a non-singular value
     }
     return w.close(p, at);
+  }
+}
+
+/// Field 1 of a map entry, its key: a uuid as its canonical 36-character
+/// string (protobuf's keys cannot be bytes), anything else as put_elem
+/// writes it (an enum as its integer).
+template <int_encoding E, class K>
+REFWIRE_ALWAYS_INLINE std::byte* put_key(writer& w, std::byte* p, const K& key) {
+  if constexpr (is_uuid_v<K>) {
+    std::array<char, 36> text;
+    key.to_chars(text.data());
+    return put_text<1>(w, p, text);
+  } else {
+    return put_elem<1, E>(w, p, key);
   }
 }
 
@@ -160,8 +181,10 @@ REFWIRE_ALWAYS_INLINE std::byte* put_field(writer& w, std::byte* p, const T& v) 
     return put_field<N, E>(w, p, codec<T>::to_wire(v));
   } else if constexpr (c == cat::scalar || c == cat::uuid) {
     return fixed_is_default(v) ? p : put_elem<N, E>(w, p, v);
-  } else if constexpr (c == cat::string || c == cat::blob) {
+  } else if constexpr (c == cat::string || c == cat::blob || c == cat::text) {
     return v.empty() ? p : put_elem<N, E>(w, p, v);
+  } else if constexpr (c == cat::bits) {
+    return v.none() ? p : put_elem<N, E>(w, p, v);  // all zeros: proto3's empty bytes, not written
   } else if constexpr (c == cat::message) {
     return put_elem<N, E>(w, p, v);
   } else if constexpr (c == cat::optional) {
@@ -205,8 +228,8 @@ REFWIRE_ALWAYS_INLINE std::byte* put_field(writer& w, std::byte* p, const T& v) 
     }
   } else if constexpr (c == cat::map) {
     using K = typename T::key_type;
-    static_assert(is_integer_v<K> || is_bool_v<K> || is_string_v<K>,
-                  "refwire: protobuf map keys must be integers, bool or std::string (protobuf's rule); "
+    static_assert(map_key_ok<K> || is_multi_v<T>,
+                  "refwire: protobuf map keys must be integers, bool, enums, strings or uuids (protobuf's rule); "
                   "use a vector of pairs (a repeated message) for other keys");
     if constexpr (can_fail<T>) {
       for (const auto& entry : v) {  // not a structured binding: clang 14 cannot capture one
@@ -214,7 +237,7 @@ REFWIRE_ALWAYS_INLINE std::byte* put_field(writer& w, std::byte* p, const T& v) 
             [&]() REFWIRE_ALWAYS_INLINE_LAMBDA {
               std::byte* q = store_tag<tag_v<N, w_len>>(w.ensure(p, 15));
               const std::size_t at = w.offset(q);
-              q = put_elem<1, E>(w, q + 1, entry.first);
+              q = put_key<E>(w, q + 1, entry.first);
               q = put_elem<2, E>(w, q, entry.second);
               return w.close(q, at);
             },
@@ -224,7 +247,7 @@ REFWIRE_ALWAYS_INLINE std::byte* put_field(writer& w, std::byte* p, const T& v) 
       for (const auto& [key, value] : v) {
         p = store_tag<tag_v<N, w_len>>(w.ensure(p, 15));
         const std::size_t at = w.offset(p);
-        p = put_elem<1, E>(w, p + 1, key);
+        p = put_key<E>(w, p + 1, key);
         p = put_elem<2, E>(w, p, value);
         p = w.close(p, at);
       }

@@ -282,6 +282,8 @@ inline bool read_packed(reader& r, C& v, const std::byte* at, std::uint32_t& cou
       }
       if constexpr (shape_of<C>() == shape::fixed_array) {
         v[count++] = e;
+      } else if constexpr (shape_of<C>() == shape::set && is_multi_v<C>) {
+        v.insert(e);
       } else if constexpr (shape_of<C>() == shape::set) {
         if (!v.insert(e).second) [[unlikely]] return fail_at(r, at, errc::duplicate_key, "duplicate set element");
       } else {

@@ -48,6 +48,8 @@ bool fail_wire(reader& r, const std::byte* at, std::uint64_t field, std::uint32_
 bool fail_range(reader& r, const std::byte* at, std::string_view type, std::uint64_t bits);
 /// invalid_utf8: "string is not valid UTF-8".
 bool fail_utf8(reader& r, const std::byte* at);
+/// invalid_value: "invalid uuid map key \"<text>\" (a uuid key is its canonical 36-character string)".
+bool fail_uuid_key(reader& r, const std::byte* at, std::string_view text);
 /// invalid_field: field number 0 or past 2^29-1, wire type 6 or 7.
 bool fail_tag(reader& r, const std::byte* at, std::uint64_t field, std::uint32_t wt);
 /// invalid_value: "more elements than the array's N".

@@ -145,6 +145,11 @@ std::string scalar_type(schema_builder& b) {
 
 template <class T> struct optional_value { using type = typename T::value_type; };
 template <class T> struct optional_value<std::unique_ptr<T>> { using type = T; };
+template <class T> struct optional_value<std::shared_ptr<T>> { using type = T; };
+
+/// The key type of the entry message of a multimap under encoding E.
+template <class X, int_encoding E>
+struct multimap_entry;
 
 template <class T> std::string define_message(schema_builder& b);
 template <int_encoding E, class X> std::string define_wrapper(schema_builder& b);
@@ -158,9 +163,9 @@ std::string value_type(schema_builder& b) {
     return value_type<E, typename codec<T>::wire>(b);
   } else if constexpr (c == cat::scalar) {
     return scalar_type<E, T>(b);
-  } else if constexpr (c == cat::string) {
+  } else if constexpr (c == cat::string || c == cat::text) {
     return "string";
-  } else if constexpr (c == cat::blob || c == cat::uuid) {
+  } else if constexpr (c == cat::blob || c == cat::uuid || c == cat::bits) {
     return "bytes";
   } else if constexpr (is_timestamp<T>::value) {
     b.timestamp = true;
@@ -175,7 +180,24 @@ std::string value_type(schema_builder& b) {
   }
 }
 
-/// The type of a field, with its label: `optional int32`, `repeated string`, `map<string, Inner>`.
+/// The type of a map key (field 1 of an entry) as put_key writes it: an enum
+/// as its integer (protobuf's map keys cannot be enums), a uuid as a string
+/// (nor bytes), anything else as its value type.
+template <int_encoding E, class K>
+std::string key_type(schema_builder& b) {
+  if constexpr (std::is_enum_v<K>) {
+    return scalar_type<E, std::underlying_type_t<K>>(b);
+  } else if constexpr (is_uuid_v<K>) {
+    return "string";
+  } else {
+    return value_type<E, K>(b);
+  }
+}
+
+template <int_encoding E, class T> std::string define_multimap_entry(schema_builder& b);
+
+/// The type of a field, with its label: `optional int32`, `repeated string`,
+/// `map<string, Inner>`, `repeated Entry_...` for a multimap.
 template <int_encoding E, class T>
 std::string field_type(schema_builder& b) {
   constexpr cat c = category<T>();
@@ -192,15 +214,29 @@ std::string field_type(schema_builder& b) {
     }
   } else if constexpr (c == cat::repeated) {
     return "repeated " + value_type<E, repeated_elem_t<T>>(b);
+  } else if constexpr (is_multi_v<T>) {
+    return "repeated " + define_multimap_entry<E, T>(b);  // a map cannot hold a key twice
   } else {
     using K = typename T::key_type;
-    static_assert(is_integer_v<K> || is_bool_v<K> || is_string_v<K>,
-                  "refwire: protobuf map keys must be integers, bool or std::string (protobuf's rule); "
+    static_assert(map_key_ok<K>,
+                  "refwire: protobuf map keys must be integers, bool, enums, strings or uuids (protobuf's rule); "
                   "use a vector of pairs (a repeated message) for other keys");
-    std::string k = value_type<E, K>(b);
+    std::string k = key_type<E, K>(b);
     std::string v = value_type<E, typename T::mapped_type>(b);
     return "map<" + k + ", " + v + ">";
   }
+}
+
+template <int_encoding E, class T>
+std::string define_multimap_entry(schema_builder& b) {
+  const std::string name = hashed_name("Entry_", type_name<T>()) + std::string(encoding_suffix(E));
+  if (!claim_name(b, name, &schema_key<multimap_entry<T, E>>, false)) return name;
+  const std::size_t slot = b.blocks.size();
+  b.blocks.emplace_back();
+  std::string s = "message " + name + " {\n  " + key_type<E, typename T::key_type>(b) + " key = 1;\n  " +
+                  value_type<E, typename T::mapped_type>(b) + " value = 2;\n}\n";
+  b.blocks[slot] = std::move(s);
+  return name;
 }
 
 template <int_encoding E, class X>
