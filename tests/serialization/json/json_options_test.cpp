@@ -363,6 +363,36 @@ TEST(json_variants, internally_tagged_per_call) {
             R"({"v":{"k":"{i32 type}","type":0}})");
 }
 
+/// An alternative read by the tagged form's second pass: every decode option
+/// reaches it (the timestamp unit here).
+struct stamped {
+  refwire::timestamp at{};
+  std::string note;
+};
+BOOST_DESCRIBE_STRUCT(stamped, (), (at, note))
+REFWIRE_NAME(stamped, "stamped")
+struct stamped_holder {
+  std::variant<circle, stamped> v;
+};
+BOOST_DESCRIBE_STRUCT(stamped_holder, (), (v))
+
+TEST(json_variants, internally_tagged_alternative_sees_every_decode_option) {
+  const stamped_holder h{stamped{refwire::timestamp(std::chrono::milliseconds(1'796'118'449'500LL)), "x"}};
+  const refwire::encode_options eo{.variants = variant_form::internally_tagged,
+                                   .timestamps = refwire::timestamp_format::epoch_milliseconds};
+  const std::string text = refwire::to_json(h, eo);
+  EXPECT_EQ(text, R"({"v":{"type":"stamped","at":1796118449500,"note":"x"}})");
+  const refwire::decode_options do_{.variants = variant_form::internally_tagged,
+                                    .timestamps = refwire::timestamp_format::epoch_milliseconds};
+  const auto back = refwire::from_json<stamped_holder>(text, do_);
+  ASSERT_EQ(back.v.index(), 1u);
+  EXPECT_EQ(std::get<1>(back.v).at, std::get<1>(h.v).at);
+  EXPECT_EQ(std::get<1>(back.v).note, "x");
+  // Without the unit the number is refused inside the alternative, with its path.
+  EXPECT_EQ(decode_failure<stamped_holder>(text, {.variants = variant_form::internally_tagged}),
+            "$.v.at: expected string, got number, at offset 28 (line 1, column 29)");
+}
+
 TEST(json_variants, internally_tagged_hostile) {
   const refwire::decode_options o{.reject_unknown_fields = true};
   EXPECT_EQ(decode_failure<drawing>(R"({"main":{"side":1}})", o),

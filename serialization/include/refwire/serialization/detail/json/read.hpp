@@ -381,6 +381,7 @@ bool read_variant_named(reader& r, V& v) {
       o.naming = r.names;
       o.variants = r.call_variants;
       o.variant_tag = r.call_tag;
+      o.timestamps = r.timestamps;
       if (v.index() != I) v.template emplace<I>();
       if constexpr (!described_record<A>) {
         return true;  // a fieldless alternative: nothing but the tag to read
@@ -393,8 +394,8 @@ bool read_variant_named(reader& r, V& v) {
           ok = read_record<A, true>(nested, *std::get_if<I>(&v), tag);
         }
         ok = ok && nested.finish(nullptr);
-      r.elements_left = nested.elements_left;
-      r.alloc_left = nested.alloc_left;
+        r.elements_left = nested.elements_left;
+        r.alloc_left = nested.alloc_left;
         if (!ok) [[unlikely]] return adopt_failure(r, nested, at);
         return true;
       }
