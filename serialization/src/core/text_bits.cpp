@@ -22,7 +22,7 @@ std::string path_not_generic_reason(std::string_view text, std::string_view gene
   return "path " + quote_key(text) + " is not in its generic form " + quote_key(generic);
 }
 
-void throw_path_not_utf8(std::string_view text) {
+std::string text_excerpt(std::string_view text) {
   std::string shown;
   for (std::size_t i = 0; i < text.size() && i < 32; ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
@@ -35,6 +35,11 @@ void throw_path_not_utf8(std::string_view text) {
     }
   }
   if (text.size() > 32) shown += "...";
+  return shown;
+}
+
+void throw_path_not_utf8(std::string_view text) {
+  const std::string shown = text_excerpt(text);
   throw_encode_failure("a std::filesystem::path travels as UTF-8 text; \"" + shown + "\" is not UTF-8");
 }
 

@@ -145,6 +145,20 @@ inline std::size_t value_start(cursor_state& s) {
   return static_cast<std::size_t>(s.cur.raw_json_token().data() - s.base);
 }
 
+/// The text of the current scalar value as simdjson sees it, without the
+/// whitespace that follows it.
+std::string_view raw_token(cursor_state& s) {
+  std::string_view raw;
+  if (s.root) {
+    if (s.doc.raw_json_token().get(raw) != simdjson::SUCCESS) raw = {};
+  } else {
+    raw = s.cur.raw_json_token();
+  }
+  while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
+    raw.remove_suffix(1);
+  return raw;
+}
+
 std::string_view short_message(error_code e) {
   switch (e) {
     case simdjson::TAPE_ERROR: return "invalid JSON structure";
@@ -210,14 +224,7 @@ bool fail_sj(cursor_state& s, reader& r, error_code e, std::string_view what) {
       static constexpr std::string_view names[] = {"?", "array", "object", "number", "string", "bool", "null"};
       const auto i = static_cast<std::size_t>(t);
       if (t == od::json_type::number && (what == "integer" || what == "unsigned integer")) {
-        std::string_view raw;
-        if (s.root) {
-          if (s.doc.raw_json_token().get(raw) != simdjson::SUCCESS) raw = {};
-        } else {
-          raw = s.cur.raw_json_token();
-        }
-        while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
-          raw.remove_suffix(1);
+        const std::string_view raw = raw_token(s);
         bool integral = !raw.empty() && raw.size() < 40;
         for (char c : raw) integral = integral && ((c >= '0' && c <= '9') || c == '-');
         if (integral && !(what == "unsigned integer" && raw.front() == '-')) {
@@ -666,14 +673,7 @@ bool reader::get_raw(std::string_view& v) {
 bool reader::get_number_text(std::string_view& v) {
   cursor_state& s = *st_;
   value_at = value_start(s);
-  std::string_view raw;
-  if (s.root) {
-    if (s.doc.raw_json_token().get(raw) != simdjson::SUCCESS) raw = {};
-  } else {
-    raw = s.cur.raw_json_token();
-  }
-  while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
-    raw.remove_suffix(1);
+  const std::string_view raw = raw_token(s);
   // Checked as a number by simdjson (which also moves past it); a number too
   // large for a double is still a number here.
   double d;

@@ -408,28 +408,6 @@ bool read(reader& r, T& v) {
       v.emplace_hint(v.end(), std::move(key));
     }
     return true;
-  } else if constexpr (s == shape::map && is_multi_v<T>) {  // a multimap: duplicate keys kept, in order
-    using K = typename T::key_type;
-    using M = typename T::mapped_type;
-    std::uint64_t n;
-    if (!read_count<std::pair<K, M>>(r, n, "map", sizeof(std::pair<K, M>) + 4 * sizeof(void*)))
-      [[unlikely]] return false;
-    if (r.depth_left == 0) [[unlikely]] return fail_depth(r);
-    depth_scope scope(r);
-    v.clear();
-    for (std::size_t i = 0; i < n; ++i) {
-      std::pair<K, M> entry{};
-      if (!read(r, entry.first)) [[unlikely]] {
-        push_index(r, i);
-        return false;
-      }
-      if (!read(r, entry.second)) [[unlikely]] {
-        push_map_key(r, entry.first, i);
-        return false;
-      }
-      v.emplace_hint(v.end(), std::move(entry));
-    }
-    return true;
   } else if constexpr (s == shape::set) {
     using K = typename T::key_type;
     std::uint64_t n;
@@ -464,23 +442,36 @@ bool read(reader& r, T& v) {
     depth_scope scope(r);
     v.clear();
     for (std::size_t i = 0; i < n; ++i) {
-      const std::byte* at = r.cur;
-      K key{};
-      if (!read(r, key)) [[unlikely]] {
-        push_index(r, i);
-        return false;
-      }
-      const std::size_t before = v.size();
-      auto it = v.try_emplace(v.end(), std::move(key));
-      if (v.size() == before) [[unlikely]] {
-        r.cur = at;
-        fail(r, errc::duplicate_key, "duplicate map key");
-        push_map_key(r, it->first, i);
-        return false;
-      }
-      if (!read(r, it->second)) [[unlikely]] {
-        push_map_key(r, it->first, i);
-        return false;
+      if constexpr (is_multi_v<T>) {  // a multimap: duplicate keys kept, in order
+        std::pair<K, M> entry{};
+        if (!read(r, entry.first)) [[unlikely]] {
+          push_index(r, i);
+          return false;
+        }
+        if (!read(r, entry.second)) [[unlikely]] {
+          push_map_key(r, entry.first, i);
+          return false;
+        }
+        v.emplace_hint(v.end(), std::move(entry));
+      } else {
+        const std::byte* at = r.cur;
+        K key{};
+        if (!read(r, key)) [[unlikely]] {
+          push_index(r, i);
+          return false;
+        }
+        const std::size_t before = v.size();
+        auto it = v.try_emplace(v.end(), std::move(key));
+        if (v.size() == before) [[unlikely]] {
+          r.cur = at;
+          fail(r, errc::duplicate_key, "duplicate map key");
+          push_map_key(r, it->first, i);
+          return false;
+        }
+        if (!read(r, it->second)) [[unlikely]] {
+          push_map_key(r, it->first, i);
+          return false;
+        }
       }
     }
     return true;

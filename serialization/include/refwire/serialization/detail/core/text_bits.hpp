@@ -73,6 +73,9 @@ bool bitset_from_text(std::string_view text, std::bitset<N>& v) noexcept {
 }
 
 // Out of line (src/core/text_bits.cpp).
+/// The first 32 bytes of text for an error message: printable ASCII as it is,
+/// other bytes (and `"`, `\`) as \xNN, then "..." when text is longer.
+std::string text_excerpt(std::string_view text);
 /// "bitset<N> has padding bits set (the bits of the last byte past bit N-1 must be zero)".
 std::string bitset_padding_reason(std::size_t n);
 /// "invalid bitset<N> (N characters '0' or '1')": what a JSON reader names in its error.

@@ -969,30 +969,10 @@ void write(writer& w, const T& v) {
     write_string(w, text_of(v));
   } else if constexpr (s == shape::bitset) {  // "0101...", most significant bit first
     write_string(w, v.to_string());
-  } else if constexpr (s == shape::map && is_multi_v<T>) {  // a multimap: [[key, value], ...], duplicates kept
-    bool first = true;
-    w.open('[');
-    std::size_t i = 0;
-    for (const auto& entry : v) {
-      w.item(first);
-      w.open('[');
-      bool first_of_pair = true;
-      encode_within(
-          [&] {
-            w.item(first_of_pair);
-            write(w, entry.first);
-            w.item(first_of_pair);
-            write(w, entry.second);
-          },
-          [i](encode_failure& f) { push_index(f, i); });
-      w.close(false, ']');
-      ++i;
-    }
-    w.close(first, ']');
   } else if constexpr (s == shape::map) {
     using K = typename T::key_type;
     bool first = true;
-    if constexpr (object_key_v<K>) {
+    if constexpr (object_key_v<K> && !is_multi_v<T>) {  // a multimap is always pairs: duplicates kept
       w.open('{');
       for (const auto& entry : v) {  // not a structured binding: clang 14 cannot capture one
         w.item(first);
