@@ -580,7 +580,21 @@ bool reader::finish(std::size_t* consumed) {
 bool reader::get_bool(bool& v) {
   cursor_state& s = *st_;
   value_at = value_start(s);
-  const error_code e = s.root ? s.doc.get_bool().get(v) : s.cur.get_bool().get(v);
+  if (s.root) [[unlikely]] {
+    // simdjson takes a root `false` followed by one byte that is not a
+    // delimiter (`false'`, six bytes in all) as false: check the token itself.
+    const std::string_view raw = raw_token(s);
+    const error_code e = s.doc.get_bool().get(v);
+    if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, *this, e, "bool");
+    const std::string_view word = v ? "true" : "false";
+    if (raw != word) [[unlikely]] {
+      const std::string shown = raw.size() > 32 ? std::string(raw.substr(0, 32)) + "..." : std::string(raw);
+      return record_failure(*this, errc::invalid_json, value_at,
+                            "invalid literal \"" + shown + "\" (expected " + std::string(word) + ")");
+    }
+    return true;
+  }
+  const error_code e = s.cur.get_bool().get(v);
   if (e != simdjson::SUCCESS) [[unlikely]] return fail_sj(s, *this, e, "bool");
   return true;
 }

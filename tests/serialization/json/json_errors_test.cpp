@@ -145,6 +145,19 @@ TEST(json_errors, malformed_tokens_say_what_is_wrong) {
             R"($.i: invalid value "x" (expected a string, number, object, array, true, false or null), at offset 5 (line 1, column 6))");
 }
 
+TEST(json_errors, a_root_literal_followed_by_one_more_byte) {
+  // simdjson alone takes a six-byte root `false'` as false.
+  bool b = true;
+  EXPECT_EQ(refwire::deserialize<refwire::json>(std::string_view("false'"), b).message(),
+            R"($: invalid literal "false'" (expected false), at offset 0 (line 1, column 1))");
+  EXPECT_EQ(refwire::deserialize<refwire::json>(std::string_view("true'"), b).message(),
+            R"($: invalid literal "true'" (expected true), at offset 0 (line 1, column 1))");
+  EXPECT_EQ(refwire::deserialize<refwire::json>(std::string_view("false"), b).code(), refwire::errc::ok);
+  EXPECT_FALSE(b);
+  EXPECT_EQ(refwire::deserialize<refwire::json>(std::string_view(" true \n"), b).code(), refwire::errc::ok);
+  EXPECT_TRUE(b);
+}
+
 TEST(json_errors, skipped_values_name_their_path) {
   EXPECT_EQ(message(R"({"u":[1,tru]})"), R"($.u[1]: invalid literal "tru" (expected true), at offset 8 (line 1, column 9))");
   EXPECT_EQ(message<outer>(R"({"list":[{"i":1},{"zz":{"deep":[{},{"k":"\q"}]}}]})"),

@@ -124,6 +124,11 @@ TEST(json_raw, invalid_text_is_an_encode_error) {
             "$.payload: raw_json is not valid JSON: a byte-order mark before the value (at index 0)");
   EXPECT_EQ(bin_raw_error(refwire::serialize(std::string("\xEF\xBB\xBF" "1"))),
             "$: raw_json is not valid JSON: a byte-order mark before the value (at index 0), at offset 0");
+  e.payload.text = "false'";  // a root literal with one byte more (found by fuzz_json_value)
+  EXPECT_EQ(encode_error_of([&] { (void)refwire::to_json(e); }),
+            R"($.payload: raw_json is not valid JSON: invalid literal "false'" (expected false) (at index 0))");
+  EXPECT_EQ(bin_raw_error(refwire::serialize(std::string("false'"))),
+            R"($: raw_json is not valid JSON: invalid literal "false'" (expected false) (at index 0), at offset 0)");
   e.payload.text = "1 2";
   EXPECT_EQ(encode_error_of([&] { (void)refwire::to_json(e); }),
             "$.payload: raw_json is not valid JSON: trailing content after the value (at index 0)");
