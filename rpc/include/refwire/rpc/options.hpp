@@ -1,0 +1,62 @@
+#pragma once
+// refwire/rpc/options.hpp: the option structs of clients, servers and endpoints.
+// Members are in the order of DESIGN.md §3; use designated initializers:
+//
+//   refwire::rpc::client<calculator> c("unix:///tmp/calc.sock",
+//       {.codec = refwire::rpc::codec::json, .timeout = std::chrono::seconds(2)});
+//   refwire::rpc::server s({.io_threads = 2});
+//   s.listen("tcp://0.0.0.0:7000", {.codecs = {refwire::rpc::codec::json}});
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <refwire/rpc/status.hpp>
+#include <refwire/serialization/options.hpp>  // refwire::compression
+
+namespace refwire::rpc {
+
+/// The default longest frame payload, both ways: 16 MiB.
+inline constexpr std::uint32_t default_max_frame_size = 16u << 20;
+
+struct client_options {
+  /// The serializer for arguments and results; the endpoint must accept it.
+  refwire::rpc::codec codec = refwire::rpc::codec::binary;
+  /// lz4 for payloads of at least compression_threshold bytes (both ways).
+  refwire::compression compression = refwire::compression::none;
+  std::uint32_t compression_threshold = 1024;
+  /// Per call, from the moment it is made until its reply has been read.
+  std::chrono::milliseconds timeout = std::chrono::seconds(30);
+  /// Connecting and the handshake together.
+  std::chrono::milliseconds connect_timeout = std::chrono::seconds(5);
+  /// After a failed connection the next call connects again at once; false:
+  /// every later call fails with unavailable.
+  bool reconnect = true;
+  /// The longest payload sent or accepted.
+  std::uint32_t max_frame_size = default_max_frame_size;
+  /// Calls waiting for a reply on the connection; past it a call fails with
+  /// resource_exhausted without being sent.
+  std::uint32_t max_calls_in_flight = 4096;
+};
+
+struct server_options {
+  /// Threads that run the event loop: they read requests and run the handlers.
+  unsigned io_threads = 1;
+  /// The longest payload accepted or sent (a longer reply is an internal error reply).
+  std::uint32_t max_frame_size = default_max_frame_size;
+  /// A connection that has not completed its handshake by then is closed.
+  std::chrono::milliseconds handshake_timeout = std::chrono::seconds(10);
+};
+
+struct endpoint_options {
+  /// The codecs a client may choose here (default: every codec).
+  std::vector<refwire::rpc::codec> codecs = {refwire::rpc::codec::binary, refwire::rpc::codec::json,
+                                             refwire::rpc::codec::protobuf};
+  /// The compressions a client may choose here (default: both).
+  std::vector<refwire::compression> compressions = {refwire::compression::none, refwire::compression::lz4};
+  /// unix: the socket file's mode, e.g. 0600 (default: as the umask leaves it).
+  std::optional<std::uint32_t> unix_mode;
+};
+
+}  // namespace refwire::rpc
