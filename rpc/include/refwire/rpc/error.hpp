@@ -11,6 +11,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <refwire/rpc/status.hpp>
 
@@ -24,7 +25,7 @@ namespace refwire::rpc {
 ///   // thrown by a handler, the caller gets a remote_error with that code
 class rpc_error : public std::runtime_error {
  public:
-  rpc_error(status_code code, const std::string& message);
+  rpc_error(status_code code, const std::string& message) : std::runtime_error(message), code_(code) {}
   [[nodiscard]] status_code code() const noexcept { return code_; }
 
  private:
@@ -36,7 +37,8 @@ class rpc_error : public std::runtime_error {
 /// The connection stays usable.
 class remote_error : public rpc_error {
  public:
-  remote_error(status_code code, std::string type, const std::string& message);
+  remote_error(status_code code, std::string type, const std::string& message)
+      : rpc_error(code, message), type_(std::move(type)) {}
   [[nodiscard]] const std::string& type() const noexcept { return type_; }
 
  private:
