@@ -15,10 +15,23 @@ namespace {
 
 constexpr std::size_t max_quoted = 200;  // longer URIs are cut in messages
 
-std::string quoted(std::string_view uri) {
-  if (uri.size() <= max_quoted) return std::string(uri);
-  std::string s(uri.substr(0, max_quoted));
-  s += "...";
+bool is_control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }
+
+/// Text from the URI as a message shows it: control bytes as \xNN, cut after max_quoted bytes.
+std::string quoted(std::string_view text) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string s;
+  for (char c : text.substr(0, max_quoted)) {
+    if (is_control(c)) {
+      const auto u = static_cast<unsigned char>(c);
+      s += "\\x";
+      s += hex[u >> 4];
+      s += hex[u & 0xf];
+    } else {
+      s += c;
+    }
+  }
+  if (text.size() > max_quoted) s += "...";
   return s;
 }
 
@@ -28,8 +41,6 @@ std::string quoted(std::string_view uri) {
   m += what;
   detail::fail(errc::invalid_uri, m);
 }
-
-bool is_control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }
 
 bool has_control(std::string_view s) {
   for (char c : s) {

@@ -156,7 +156,7 @@ inline constexpr std::size_t inproc_buffer_bytes = std::size_t{4} << 20;
 /// How to listen (designated initializers: listen(io, where, {.unix_mode = 0600})).
 struct listen_options {
   /// unix: the socket file's mode (chmod after bind), e.g. 0600; default: as the umask leaves it.
-  std::optional<std::uint32_t> unix_mode;
+  std::optional<std::uint32_t> unix_mode{};
   /// Connections queued before accept (inproc: connects beyond it are refused).
   int backlog = 128;
 };
