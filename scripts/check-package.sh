@@ -54,6 +54,7 @@ build_consumer() {
   "$dir/consumer"
   "$dir/consumer_serialization"
   "$dir/consumer_shapes"
+  "$dir/consumer_transports"
 }
 
 echo "== check-package: consumer via find_package(refwire CONFIG)"

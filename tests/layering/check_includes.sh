@@ -5,7 +5,8 @@
 #   - a format's folder (detail/binary, detail/json, detail/protobuf) and its sources never
 #     include another format (public header or detail folder);
 #   - serialize.hpp and format.hpp include no concrete format; formats.hpp includes all of them;
-#   - transports include nothing of serialization or rpc; rpc never includes a format's detail headers.
+#   - transports (and their tests) include nothing of serialization or rpc, and their public headers
+#     no Boost.Asio; rpc never includes a format's detail headers.
 # Usage: check_includes.sh <repository root>. Prints each violation; exits 1 if there is any.
 set -euo pipefail
 root=${1:?usage: check_includes.sh <repository root>}
@@ -15,7 +16,8 @@ formats=(binary json protobuf)
 bad=0
 
 # includes <file>: the refwire headers a file includes, one per line (without refwire/).
-includes() { sed -n 's|^[[:space:]]*#[[:space:]]*include[[:space:]]*<refwire/\([^>]*\)>.*|\1|p' "$1"; }
+# Both spellings count: <refwire/...> and "refwire/...".
+includes() { sed -n 's|^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]refwire/\([^>"]*\)[>"].*|\1|p' "$1"; }
 
 violation() {
   echo "include rule broken: $1 includes <refwire/$2> ($3)"
@@ -76,7 +78,8 @@ for fmt in "${formats[@]}"; do
     { echo "include rule broken: formats.hpp does not include <refwire/serialization/$fmt.hpp>"; bad=1; }
 done
 
-for d in "$root/transports" "$root/rpc"; do
+# The transports' tests are held to the transports' rule too: they use nothing above it.
+for d in "$root/transports" "$root/tests/transports" "$root/rpc"; do
   [[ -d $d ]] || continue
   while IFS= read -r -d '' f; do
     while read -r h; do
@@ -93,6 +96,16 @@ for d in "$root/transports" "$root/rpc"; do
     done < <(includes "$f")
   done < <(find "$d" -type f \( -name '*.hpp' -o -name '*.cpp' \) -print0)
 done
+
+# Boost.Asio stays in transports/src: the public headers forward-declare io_context.
+if [[ -d $root/transports/include ]]; then
+  while IFS= read -r -d '' f; do
+    if grep -qE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]boost/asio' "$f"; then
+      echo "include rule broken: ${f#"$root"/} includes Boost.Asio (keep asio in transports/src)"
+      bad=1
+    fi
+  done < <(find "$root/transports/include" -type f -name '*.hpp' -print0)
+fi
 
 if [[ $bad -eq 0 ]]; then echo "include rules hold"; fi
 exit "$bad"

@@ -32,9 +32,13 @@ class io_context;
 
 namespace refwire::transports {
 
+/// The clock of every deadline: monotonic.
+///   time_point deadline = clock::now() + std::chrono::milliseconds(500);
 using clock = std::chrono::steady_clock;
+/// A deadline: an instant of clock.
 using time_point = clock::time_point;
 /// A deadline that never comes.
+///   s->read_some(buf, no_deadline);  // waits for bytes, end of stream or close()
 inline constexpr time_point no_deadline = time_point::max();
 
 /// What went wrong with a transport operation.
@@ -50,6 +54,7 @@ enum class errc : std::uint8_t {
 };
 
 /// "invalid_uri", "address_in_use", ...
+///   std::cerr << to_string(e.code());  // "timed_out"
 [[nodiscard]] std::string_view to_string(errc c) noexcept;
 
 /// The one exception type of this component.
@@ -63,9 +68,12 @@ class transport_error : public std::runtime_error {
   errc code_;
 };
 
+/// The transport a URI names: unix:// (a unix socket file), tcp://, inproc:// (this process).
+///   if (parse_uri(text).scheme == scheme::unix_socket) ...
 enum class scheme : std::uint8_t { unix_socket, tcp, inproc };
 
 /// A parsed endpoint URI.
+///   endpoint e = parse_uri("tcp://[::1]:7000");  // e.host == "::1", e.port == 7000
 struct endpoint {
   transports::scheme scheme = transports::scheme::tcp;
   std::string host;         ///< tcp: a name or an address (IPv6 without its brackets)
@@ -82,6 +90,7 @@ struct endpoint {
 [[nodiscard]] endpoint parse_uri(std::string_view uri);
 
 /// Who is on the other end of a stream.
+///   s->peer().address  // "unix:///run/app.sock"; s->peer().uid: the connecting process's uid
 struct peer_identity {
   std::string address;                 ///< "tcp://127.0.0.1:50412", "unix:///tmp/x.sock", "inproc://name"
   std::optional<std::uint32_t> uid;    ///< unix sockets (SO_PEERCRED) and inproc (this process)
@@ -89,6 +98,7 @@ struct peer_identity {
 };
 
 /// A gather list: written in order, as one writev when the kernel takes it all.
+///   std::span<const std::byte> parts[] = {header, payload};  s->write_all(parts, deadline);
 using buffer_list = std::span<const std::span<const std::byte>>;
 
 /// A connected byte stream (non-copyable; closing is idempotent and thread-safe).
@@ -129,16 +139,30 @@ class stream {
   /// Shuts both directions: blocked and pending operations (in any thread)
   /// end with errc::closed. The descriptor itself is released by the destructor.
   virtual void close() noexcept = 0;
+  /// The other end: its address, and for unix sockets and inproc its uid and pid.
+  ///   if (s.peer().uid != getuid()) s.close();
   [[nodiscard]] virtual const peer_identity& peer() const noexcept = 0;
+  /// The socket descriptor, for getsockopt and diagnostics; -1 for inproc.
+  /// The stream owns it: never read, write or close it.
+  ///   int one = 0; socklen_t n = sizeof one; getsockopt(s.native_handle(), IPPROTO_TCP, TCP_NODELAY, &one, &n);
+  [[nodiscard]] virtual int native_handle() const noexcept { return -1; }
 };
 
+/// How many bytes an inproc stream buffers per direction: try_write takes what
+/// fits, write_all waits for the reader to make room.
+///   s->try_write(parts);  // at most inproc_buffer_bytes queued before the peer reads
+inline constexpr std::size_t inproc_buffer_bytes = std::size_t{4} << 20;
+
+/// How to listen (designated initializers: listen(io, where, {.unix_mode = 0600})).
 struct listen_options {
   /// unix: the socket file's mode (chmod after bind), e.g. 0600; default: as the umask leaves it.
-  std::optional<std::uint32_t> unix_mode;
+  std::optional<std::uint32_t> unix_mode{};
+  /// Connections queued before accept (inproc: connects beyond it are refused).
   int backlog = 128;
 };
 
 /// Accepts streams (non-copyable). Destroying it closes it.
+///   l->async_accept([&](errc c, std::unique_ptr<stream> s) { if (c == errc::ok) serve(std::move(s)); });
 class listener {
  public:
   listener() = default;
