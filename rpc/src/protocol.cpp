@@ -328,20 +328,20 @@ std::optional<frame_header> parse_header(std::span<const std::byte, header_size>
   h.request_id = wire::load_le<std::uint32_t>(in.data() + 8);
   h.method_id = wire::load_le<std::uint32_t>(in.data() + 12);
   if (h.length > max_payload) {
-    why = "frame of " + std::to_string(h.length) + " bytes is longer than max_frame_size (" +
+    why = "frame of " + bytes_text(h.length) + " is longer than max_frame_size (" +
           std::to_string(max_payload) + ")";
     return std::nullopt;
   }
   const bool codec_payload =
       h.kind == frame_kind::request || h.kind == frame_kind::response || h.kind == frame_kind::one_way;
   if ((h.flags & flag_compressed) != 0 && !codec_payload) {
-    why = std::string("a ") + std::string(to_string(h.kind)) +
-          " frame cannot be compressed (only request, response and one_way payloads are)";
+    why = "frame kind " + std::string(to_string(h.kind)) +
+          " cannot be compressed (only request, response and one_way payloads are)";
     return std::nullopt;
   }
   const bool empty_payload = h.kind == frame_kind::cancel || h.kind == frame_kind::ping || h.kind == frame_kind::pong;
   if (empty_payload && h.length != 0) {
-    why = std::string("a ") + std::string(to_string(h.kind)) + " frame carries no payload (its length is " +
+    why = "frame kind " + std::string(to_string(h.kind)) + " carries no payload (its length is " +
           std::to_string(h.length) + ")";
     return std::nullopt;
   }
