@@ -5,7 +5,9 @@
 #   - a format's folder (detail/binary, detail/json, detail/protobuf) and its sources never
 #     include another format (public header or detail folder);
 #   - serialize.hpp and format.hpp include no concrete format; formats.hpp includes all of them;
-#   - transports include nothing of serialization or rpc; rpc never includes a format's detail headers.
+#   - transports include nothing of serialization or rpc; rpc never includes a format's detail headers;
+#   - rpc's wire protocol (detail/protocol.hpp, src/protocol.cpp, src/status.cpp) is pure bytes: no
+#     format, no serialize entry point, nothing of transports (only options.hpp and detail/wire).
 # Usage: check_includes.sh <repository root>. Prints each violation; exits 1 if there is any.
 set -euo pipefail
 root=${1:?usage: check_includes.sh <repository root>}
@@ -92,6 +94,17 @@ for d in "$root/transports" "$root/rpc"; do
       fi
     done < <(includes "$f")
   done < <(find "$d" -type f \( -name '*.hpp' -o -name '*.cpp' \) -print0)
+done
+
+for f in "$root/rpc/include/refwire/rpc/detail/protocol.hpp" "$root/rpc/src/protocol.cpp" "$root/rpc/src/status.cpp"; do
+  [[ -e $f ]] || continue
+  while read -r h; do
+    [[ -z $h ]] && continue
+    case $h in
+      rpc/status.hpp | rpc/detail/protocol.hpp | serialization/options.hpp | serialization/detail/wire/*) ;;
+      *) violation "${f#"$root"/}" "$h" "the wire protocol is pure bytes: no formats, no transports" ;;
+    esac
+  done < <(includes "$f")
 done
 
 if [[ $bad -eq 0 ]]; then echo "include rules hold"; fi
