@@ -20,6 +20,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -307,6 +308,7 @@ TEST(RpcHeader, HostileHeadersAreRefusedWithTheirReason) {
   EXPECT_EQ(refusal(with(2, 0x02)), "unknown frame flags 0x02 in 0x02 (this side knows 0x01)");
   EXPECT_EQ(refusal(with(2, 0xff)), "unknown frame flags 0xfe in 0xff (this side knows 0x01)");
   EXPECT_EQ(refusal(with(2, 0x80)), "unknown frame flags 0x80 in 0x80 (this side knows 0x01)");
+  EXPECT_EQ(refusal(with(2, 0x03)), "unknown frame flags 0x02 in 0x03 (this side knows 0x01)");
   // The version is checked before anything else: another version's header may mean anything.
   std::vector<std::byte> v2 = with(0, 2);
   v2[1] = std::byte{42};
@@ -774,6 +776,75 @@ TEST(RpcHostile, EmptyInputs) {
   EXPECT_EQ(parse_error<pd::handshake>({}), "handshake: truncated version (needs 1 byte, 0 left)");
   EXPECT_EQ(parse_error<pd::handshake_reply>({}), "handshake reply: truncated codec (needs 1 byte, 0 left)");
   EXPECT_EQ(parse_error<pd::error_payload>({}), "error payload: truncated status code (needs 1 byte, 0 left)");
+}
+
+// ---- the messages docs/rpc-protocol.md quotes ---------------------------------------------
+
+/// The text of docs/rpc-protocol.md.
+std::string protocol_doc() {
+  std::ifstream doc(std::filesystem::path(REFWIRE_SOURCE_DIR) / "docs" / "rpc-protocol.md");
+  return {(std::istreambuf_iterator<char>(doc)), std::istreambuf_iterator<char>()};
+}
+
+TEST(RpcDocs, EveryQuotedMessageIsOneTheParsersPrint) {
+  std::string why;
+  auto header_refusal = [&](std::size_t at, std::uint8_t v) {
+    std::vector<std::byte> b = header_bytes({.kind = pd::frame_kind::request, .codec = 1, .length = 8});
+    b[at] = static_cast<std::byte>(v);
+    return header_of(b, why) ? std::string("(parsed)") : why;
+  };
+  auto header_of_frame = [&](const pd::frame_header& h) { return header_of(header_bytes(h), why) ? "(parsed)" : why; };
+  const std::vector<std::byte> hs = encoded(sample_handshake());
+  auto cut = [&](std::size_t n) {
+    return parse_error<pd::handshake>({hs.begin(), hs.begin() + static_cast<std::ptrdiff_t>(n)});
+  };
+  // Each message the page quotes, printed by the parsers here.
+  const std::vector<std::string> printed = {
+      header_refusal(0, 2),
+      header_refusal(1, 42),
+      header_refusal(2, 0x03),
+      header_of_frame({.length = 32u << 20}),
+      header_of_frame({.kind = pd::frame_kind::handshake, .flags = pd::flag_compressed, .length = 4}),
+      header_of_frame({.kind = pd::frame_kind::ping, .length = 8}),
+      parse_error<pd::handshake>(unhex("01 09 00 00 00 00 00 00")),
+      parse_error<pd::handshake>(unhex("01 01 07 00 00 00 00 00")),
+      parse_error<pd::handshake>(unhex("01 01 00 00 00 00 80 80 80 80 10 00 00 00")),
+      parse_error<pd::handshake_reply>(unhex("01 00 00 02 00 05 00")),
+      parse_error<pd::error_payload>(unhex("02 00 00")),
+      cut(32),
+      cut(90),
+      parse_error<pd::handshake>(unhex("81 00 01 00 00 00 00 00 00")),
+      parse_error<pd::handshake>(unhex("01 01 00 00 80 80 80 80 10 00 00 00")),
+      parse_error<pd::handshake>(unhex("01 01 00 00 00 03 61 ff 62 00 00")),
+      parse_error<pd::handshake>(cat(hs, {std::byte{0}})),
+  };
+  const std::string doc = protocol_doc();
+  ASSERT_FALSE(doc.empty()) << "docs/rpc-protocol.md not found";
+  // The page's backquoted messages, line breaks folded: those that start like a parser's.
+  std::string folded;
+  for (const char c : doc) folded += (c == '\n') ? ' ' : c;
+  for (std::size_t fence = folded.find("```"); fence != std::string::npos; fence = folded.find("```")) {
+    folded.erase(fence, 3);  // code blocks quote bytes, not messages
+  }
+  const std::array<std::string_view, 6> starts = {"handshake: ", "handshake reply: ", "error payload: ",
+                                                  "protocol version ", "unknown frame ", "frame "};
+  std::size_t quotes = 0;
+  for (std::size_t at = folded.find('`'); at != std::string::npos; at = folded.find('`', at + 1)) {
+    const std::size_t end = folded.find('`', at + 1);
+    if (end == std::string::npos) break;
+    const std::string quote = folded.substr(at + 1, end - at - 1);
+    at = end;
+    bool message = false;
+    for (const std::string_view s : starts) message = message || quote.rfind(s, 0) == 0;
+    if (!message) continue;
+    ++quotes;
+    EXPECT_NE(std::find(printed.begin(), printed.end(), quote), printed.end())
+        << "docs/rpc-protocol.md quotes a message no parser here prints: " << quote;
+  }
+  EXPECT_GE(quotes, printed.size());
+  for (const std::string& m : printed) {
+    EXPECT_NE(folded.find("`" + m + "`"), std::string::npos) << "not quoted by docs/rpc-protocol.md: " << m;
+  }
 }
 
 }  // namespace
