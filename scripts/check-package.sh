@@ -53,6 +53,7 @@ build_consumer() {
   cmake --build "$dir" -j "$jobs"
   "$dir/consumer"
   "$dir/consumer_serialization"
+  "$dir/consumer_rpc"
   "$dir/consumer_shapes"
   "$dir/consumer_transports"
 }

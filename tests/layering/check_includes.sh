@@ -6,7 +6,9 @@
 #     include another format (public header or detail folder);
 #   - serialize.hpp and format.hpp include no concrete format; formats.hpp includes all of them;
 #   - transports (and their tests) include nothing of serialization or rpc, and their public headers
-#     no Boost.Asio; rpc never includes a format's detail headers.
+#     no Boost.Asio; rpc never includes a format's detail headers;
+#   - rpc's wire protocol (detail/protocol.hpp, src/protocol.cpp, src/status.cpp) is pure bytes: no
+#     format, no serialize entry point, nothing of transports (only options.hpp and detail/wire).
 # Usage: check_includes.sh <repository root>. Prints each violation; exits 1 if there is any.
 set -euo pipefail
 root=${1:?usage: check_includes.sh <repository root>}
@@ -106,6 +108,17 @@ if [[ -d $root/transports/include ]]; then
     fi
   done < <(find "$root/transports/include" -type f -name '*.hpp' -print0)
 fi
+
+for f in "$root/rpc/include/refwire/rpc/detail/protocol.hpp" "$root/rpc/src/protocol.cpp" "$root/rpc/src/status.cpp"; do
+  [[ -e $f ]] || continue
+  while read -r h; do
+    [[ -z $h ]] && continue
+    case $h in
+      rpc/status.hpp | rpc/detail/protocol.hpp | serialization/options.hpp | serialization/detail/wire/*) ;;
+      *) violation "${f#"$root"/}" "$h" "the wire protocol is pure bytes: no formats, no transports" ;;
+    esac
+  done < <(includes "$f")
+done
 
 if [[ $bad -eq 0 ]]; then echo "include rules hold"; fi
 exit "$bad"

@@ -56,7 +56,8 @@ struct frame_header {
 void write_header(const frame_header& h, std::span<std::byte, header_size> out) noexcept;
 
 /// Parses and checks a header: known version and kind, no unknown flag bits,
-/// length <= max_payload. On failure returns nullopt and sets why, e.g.
+/// length <= max_payload; also flag_compressed only on request, response and
+/// one_way, and no payload on cancel, ping and pong. On failure returns nullopt and sets why, e.g.
 /// "frame of 33554432 bytes is longer than max_frame_size (16777216)",
 /// "unknown frame kind 42", "protocol version 2 is not supported (this side speaks version 1)".
 [[nodiscard]] std::optional<frame_header> parse_header(std::span<const std::byte, header_size> in,
@@ -117,10 +118,13 @@ struct error_payload {
   std::string message;
 };
 
-// Encoders append to out. Parsers return false and set why on malformed input
+// Encoders append to out (strings that are not valid UTF-8 are written with
+// U+FFFD for each bad byte, so that what is sent always parses). Parsers
+// return false and set why on malformed input, leaving the output untouched
 // (truncated, bad varint, trailing bytes, counts larger than the input can hold,
-// unknown codec/compression/status numbers, unknown extension types are NOT
-// refused here: the caller decides).
+// invalid UTF-8, unknown codec/compression/status/method-state numbers, status
+// ok in an error payload; unknown extension types are NOT refused here: the
+// caller decides).
 void encode(const handshake& h, std::vector<std::byte>& out);
 void encode(const handshake_reply& r, std::vector<std::byte>& out);
 void encode(const error_payload& e, std::vector<std::byte>& out);
