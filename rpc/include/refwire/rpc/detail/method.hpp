@@ -501,12 +501,13 @@ using result_storage = result_holder<std::remove_cv_t<typename method<M>::result
 /// `result`, each out-parameter is moved into the matching argument (the
 /// caller's args, in the call's order; the others are left alone). Returns
 /// the decode's error (the caller turns it into an rpc_error); on failure no
-/// argument and no result has been written.
+/// argument and no result has been written. Inputs may be passed as
+/// rvalues; an out-parameter's argument must be a non-const lvalue.
 ///   result_storage<&shop::reserve> r;
 ///   if (refwire::error e = decode_response<&shop::reserve>(codec, payload, r, order)) fail(e);
 template <auto M, class... Args>
 [[nodiscard]] refwire::error decode_response(codec c, std::span<const std::byte> in, result_storage<M>& result,
-                                             Args&... args) {
+                                             Args&&... args) {
   using m = method<M>;
   using R = typename m::result;
   constexpr auto outs = m::out_positions;
@@ -518,8 +519,11 @@ template <auto M, class... Args>
   if constexpr (!std::is_void_v<R>) result.value = std::move(std::get<0>(response));
   auto refs = std::forward_as_tuple(args...);
   [&]<std::size_t... J>(std::index_sequence<J...>) {
-    static_assert((!std::is_const_v<std::remove_reference_t<std::tuple_element_t<outs[J], decltype(refs)>>> && ...),
-                  "refwire: an out-parameter (T&) needs a non-const argument to receive the server's value");
+    using arg_types = boost::mp11::mp_list<Args...>;
+    static_assert(((std::is_lvalue_reference_v<boost::mp11::mp_at_c<arg_types, outs[J]>> &&
+                    !std::is_const_v<std::remove_reference_t<boost::mp11::mp_at_c<arg_types, outs[J]>>>) &&
+                   ...),
+                  "refwire: an out-parameter (T&) needs a non-const lvalue argument to receive the server's value");
     ((std::get<outs[J]>(refs) = std::move(std::get<first + J>(response))), ...);
   }(std::make_index_sequence<outs.size()>{});
   return {};
