@@ -153,45 +153,62 @@ inline constexpr bool carried_by_every_codec = []<class... Fs>(boost::mp11::mp_l
   return (refwire::can_carry<V, Fs> && ...);
 }(refwire::formats{});
 
-/// The compile errors of a method's parameter; the instantiation notes name
-/// the interface, the method and the 1-based position:
-///   parameter_check<calculator, &calculator::add, 2, int*>   (g++ and clang spell M alike)
+/// The compile errors of a method's parameter (one static_assert, none
+/// when it is fine); the instantiation notes name the interface, the method
+/// and the 1-based position:
+///   g++:   in 'constexpr bool ...::parameter_check() [with Interface = store; auto Method = &store::put;
+///           long unsigned int Position = 2; Parameter = const char*]'
+///   clang: in instantiation of function template specialization
+///          '...::parameter_check<store, &store::put, 2, const char *>'
 template <class Interface, auto Method, std::size_t Position, class Parameter>
-struct parameter_check {
-  using value_type = std::remove_cvref_t<Parameter>;
-  static constexpr bool pointer = std::is_pointer_v<value_type> || std::is_member_pointer_v<value_type>;
+constexpr bool parameter_check() {
+  using V = std::remove_cvref_t<Parameter>;
+  constexpr bool pointer = std::is_pointer_v<V> || std::is_member_pointer_v<V>;
   static_assert(!pointer,
                 "refwire: a parameter of this RPC method is a pointer, which is not serializable (the server "
-                "cannot see what it points to): take T, const T& or T& (an out-parameter); see the note "
-                "parameter_check<interface, method, position, type>");
-  static constexpr bool serializable = pointer || carried_by_every_codec<value_type>;
-  static_assert(serializable,
-                "refwire: a parameter of this RPC method is not serializable in every codec (binary, json, "
-                "protobuf): describe it with BOOST_DESCRIBE_STRUCT or specialize refwire::codec<T>; see the note "
-                "parameter_check<interface, method, position, type>");
-  static constexpr bool constructible = !serializable || std::is_default_constructible_v<value_type>;
-  static_assert(constructible,
-                "refwire: a parameter of this RPC method is not default constructible (the server decodes it "
-                "into a value-initialized one); see the note parameter_check<interface, method, position, type>");
-  static constexpr bool ok = !pointer && serializable && constructible;
-};
+                "cannot see what it points to): take T, const T& or T& (an out-parameter); the note "
+                "parameter_check<interface, method, position, type> names it");
+  if constexpr (pointer) {
+    return false;
+  } else {
+    constexpr bool carried = carried_by_every_codec<V>;
+    static_assert(carried,
+                  "refwire: a parameter of this RPC method is not serializable in every codec (binary, json, "
+                  "protobuf): describe it with BOOST_DESCRIBE_STRUCT or specialize refwire::codec<T>; the note "
+                  "parameter_check<interface, method, position, type> names it");
+    constexpr bool constructible = !carried || std::is_default_constructible_v<V>;
+    static_assert(constructible,
+                  "refwire: a parameter of this RPC method is not default constructible (the server decodes it "
+                  "into a value-initialized one); the note parameter_check<interface, method, position, type> "
+                  "names it");
+    return carried && constructible;
+  }
+}
 
-/// The compile errors of a method's result (void or a serializable value).
+/// The compile errors of a method's result: void or a serializable,
+/// default-constructible value (not a reference, not a pointer).
 template <class Interface, auto Method, class Result>
-struct result_check {
-  static constexpr bool value_result = std::is_void_v<Result> || (!std::is_reference_v<Result> &&
-                                                                   !std::is_pointer_v<Result>);
-  static_assert(value_result,
-                "refwire: the result of this RPC method is a reference or a pointer: return void or a value; see "
-                "the note result_check<interface, method, result>");
-  static constexpr bool serializable =
-      !value_result || std::is_void_v<Result> ||
-      (carried_by_every_codec<std::remove_cv_t<Result>> && std::is_default_constructible_v<Result>);
-  static_assert(serializable,
-                "refwire: the result of this RPC method is not serializable in every codec (binary, json, "
-                "protobuf) or not default constructible; see the note result_check<interface, method, result>");
-  static constexpr bool ok = value_result && serializable;
-};
+constexpr bool result_check() {
+  if constexpr (std::is_void_v<Result>) {
+    return true;
+  } else {
+    constexpr bool value_result = !std::is_reference_v<Result> && !std::is_pointer_v<Result>;
+    static_assert(value_result,
+                  "refwire: the result of this RPC method is a reference or a pointer: return void or a value; the "
+                  "note result_check<interface, method, result> names it");
+    if constexpr (!value_result) {
+      return false;
+    } else {
+      constexpr bool ok =
+          carried_by_every_codec<std::remove_cv_t<Result>> && std::is_default_constructible_v<Result>;
+      static_assert(ok,
+                    "refwire: the result of this RPC method is not serializable in every codec (binary, json, "
+                    "protobuf) or not default constructible; the note result_check<interface, method, result> "
+                    "names it");
+      return ok;
+    }
+  }
+}
 
 /// M is a pointer to a member function of a class that describes its
 /// methods, and is one of them.
@@ -239,11 +256,41 @@ struct method_spelling {
   static constexpr std::string_view view{value.data(), size};
 };
 
-template <auto M, bool Valid = check_method<M>()>
-struct method_base {};
+/// M's parameters and result are carried (one error for the first that is not).
+template <auto M>
+constexpr bool check_signature() {
+  if constexpr (!check_method<M>()) {
+    return false;
+  } else {
+    using traits = member_function<decltype(M)>;
+    using I = typename traits::interface;
+    return []<class... A, std::size_t... K>(boost::mp11::mp_list<A...>, std::index_sequence<K...>) {
+      return (parameter_check<I, M, K + 1, A>() && ...);
+    }(typename traits::args{}, std::make_index_sequence<boost::mp11::mp_size<typename traits::args>::value>{}) &&
+           result_check<I, M, typename traits::result>();
+  }
+}
+
+/// A method that is not one (the error has been reported): empty, so that
+/// no second error follows; every use checks `valid` first.
+template <auto M, bool Valid = check_signature<M>()>
+struct method_base {
+  static constexpr bool valid = false;
+  using interface = void;
+  using result = void;
+  using args = boost::mp11::mp_list<>;
+  static constexpr std::size_t index = 0;
+  struct spelling {
+    static constexpr std::string_view method_name{};
+    static constexpr std::string_view view{};
+  };
+  static constexpr std::size_t arity = 0;
+  static constexpr std::array<std::size_t, 0> out_positions{};
+};
 
 template <auto M>
 struct method_base<M, true> {
+  static constexpr bool valid = true;
   using traits = member_function<decltype(M)>;
   using interface = typename traits::interface;
   using result = typename traits::result;
@@ -252,12 +299,6 @@ struct method_base<M, true> {
   using descriptor = boost::mp11::mp_at_c<described_methods_t<interface>, index>;
   using spelling = method_spelling<interface, descriptor>;
   static constexpr std::size_t arity = boost::mp11::mp_size<args>::value;
-
-  static constexpr bool params_ok = []<class... A, std::size_t... K>(boost::mp11::mp_list<A...>,
-                                                                     std::index_sequence<K...>) {
-    return (parameter_check<interface, M, K + 1, A>::ok && ...);
-  }(args{}, std::make_index_sequence<arity>{});
-  static constexpr bool result_ok = result_check<interface, M, result>::ok;
 
   /// Positions of the out-parameters, in order.
   static constexpr auto out_positions = []<class... A>(boost::mp11::mp_list<A...>) {
@@ -310,14 +351,15 @@ struct method : method_base<M> {
   using typename base::interface;
   using typename base::result;
   /// The parameters' value types: what the server decodes and the client encodes.
-  /// (Naming it checks every parameter and the result: one error each.)
-  using params = std::conditional_t<base::params_ok && base::result_ok, typename params_of<typename base::args>::type,
-                                    typename params_of<typename base::args>::type>;
+  using params = typename params_of<typename base::args>::type;
   /// The value types of the non-const lvalue reference parameters, in order.
   using outs = typename outs_of<params, base::out_positions>::type;
   /// What the response carries: the result (unless void), then the out-parameters.
   using response = typename response_of<result, outs>::type;
   using base::index;
+  /// False when M is not a method or its signature is not carried (that was
+  /// one compile error already; nothing is generated for it).
+  using base::valid;
   static constexpr std::string_view name = base::spelling::method_name;
   static constexpr std::string_view full_name = base::spelling::view;
   static constexpr std::uint32_t id = fnv1a32({full_name});
@@ -356,6 +398,7 @@ inline std::string collapse_struct_bodies(std::string_view signature) {
 /// "(i32,&{i32 x})": the parameters' type names, '&' before an out-parameter.
 template <auto M>
 std::string parameter_list() {
+  if constexpr (!method<M>::valid) return {};  // reported at compile time
   std::string s = "(";
   [&]<class... A>(boost::mp11::mp_list<A...>) {
     bool first = true;
@@ -370,6 +413,7 @@ std::string parameter_list() {
 /// "(i32,i32)->i32", "(&{...})->void": the parameter list, then the result's type name.
 template <auto M>
 std::string signature_of() {
+  if constexpr (!method<M>::valid) return {};  // reported at compile time
   using R = typename method<M>::result;
   std::string s = parameter_list<M>();
   s += "->";
@@ -471,7 +515,7 @@ refwire::error decode_payload(codec c, std::span<const std::byte> in, T& out) {
 ///   std::vector<std::byte> payload;
 ///   encode_request<&calculator::add>(refwire::rpc::codec::binary, payload, 2, 3);
 template <auto M, class... Args>
-void encode_request(codec c, std::vector<std::byte>& out, const Args&... args) {
+void encode_request_checked(codec c, std::vector<std::byte>& out, const Args&... args) {
   using m = method<M>;
   using params = typename m::params;
   static_assert(sizeof...(Args) == std::tuple_size_v<params>,
@@ -482,6 +526,11 @@ void encode_request(codec c, std::vector<std::byte>& out, const Args&... args) {
     const std::tuple<argument_slot_t<Args, std::tuple_element_t<K, params>>...> request(args...);
     with_codec(c, [&](auto f) { refwire::serialize<decltype(f)>(request, out); });
   }(std::index_sequence_for<Args...>{});
+}
+
+template <auto M, class... Args>
+void encode_request(codec c, std::vector<std::byte>& out, const Args&... args) {
+  if constexpr (method<M>::valid) encode_request_checked<M>(c, out, args...);  // else reported at compile time
 }
 
 /// Where the client's decode_response puts a method's result: `value` (an
@@ -497,17 +546,9 @@ struct result_holder<void> {};
 template <auto M>
 using result_storage = result_holder<std::remove_cv_t<typename method<M>::result>>;
 
-/// The client's side of a response payload in codec c: the result goes into
-/// `result`, each out-parameter is moved into the matching argument (the
-/// caller's args, in the call's order; the others are left alone). Returns
-/// the decode's error (the caller turns it into an rpc_error); on failure no
-/// argument and no result has been written. Inputs may be passed as
-/// rvalues; an out-parameter's argument must be a non-const lvalue.
-///   result_storage<&shop::reserve> r;
-///   if (refwire::error e = decode_response<&shop::reserve>(codec, payload, r, order)) fail(e);
 template <auto M, class... Args>
-[[nodiscard]] refwire::error decode_response(codec c, std::span<const std::byte> in, result_storage<M>& result,
-                                             Args&&... args) {
+refwire::error decode_response_checked(codec c, std::span<const std::byte> in, result_storage<M>& result,
+                                      Args&&... args) {
   using m = method<M>;
   using R = typename m::result;
   constexpr auto outs = m::out_positions;
@@ -527,6 +568,24 @@ template <auto M, class... Args>
     ((std::get<outs[J]>(refs) = std::move(std::get<first + J>(response))), ...);
   }(std::make_index_sequence<outs.size()>{});
   return {};
+}
+
+/// The client's side of a response payload in codec c: the result goes into
+/// `result`, each out-parameter is moved into the matching argument (the
+/// caller's args, in the call's order; the others are left alone). Returns
+/// the decode's error (the caller turns it into an rpc_error); on failure no
+/// argument and no result has been written. Inputs may be passed as
+/// rvalues; an out-parameter's argument must be a non-const lvalue.
+///   result_storage<&shop::reserve> r;
+///   if (refwire::error e = decode_response<&shop::reserve>(codec, payload, r, order)) fail(e);
+template <auto M, class... Args>
+[[nodiscard]] refwire::error decode_response(codec c, std::span<const std::byte> in, result_storage<M>& result,
+                                             Args&&... args) {
+  if constexpr (method<M>::valid) {
+    return decode_response_checked<M>(c, in, result, std::forward<Args>(args)...);
+  } else {
+    return {};  // reported at compile time
+  }
 }
 
 // ---------------------------------------------------------------- server
@@ -597,15 +656,9 @@ decltype(auto) handler_argument(V& v) {
   }
 }
 
-/// The server's side of one call of M on impl (an I*); see invoke_fn.
-/// Arguments that do not decode: invalid_argument, "calc.v1.add: the
-/// arguments do not decode as (i32,i32): <the decode error>". A handler that
-/// throws: rpc_error keeps its code; anything else is internal, with the
-/// exception's type name. A result that does not encode: internal.
-/// `response` is cleared first and keeps its capacity.
 template <auto M>
-void invoke(void* impl, codec c, std::span<const std::byte> request, std::vector<std::byte>& response,
-            call_outcome& outcome) {
+void invoke_checked(void* impl, codec c, std::span<const std::byte> request, std::vector<std::byte>& response,
+                    call_outcome& outcome) {
   using m = method<M>;
   using I = typename m::interface;
   using R = typename m::result;
@@ -651,6 +704,18 @@ void invoke(void* impl, codec c, std::span<const std::byte> request, std::vector
     response.clear();
     outcome_of_current_exception(outcome);
   }
+}
+
+/// The server's side of one call of M on impl (an I*); see invoke_fn.
+/// Arguments that do not decode: invalid_argument, "calc.v1.add: the
+/// arguments do not decode as (i32,i32): <the decode error>". A handler that
+/// throws: rpc_error keeps its code; anything else is internal, with the
+/// exception's type name. A result that does not encode: internal.
+/// `response` is cleared first and keeps its capacity.
+template <auto M>
+void invoke(void* impl, codec c, std::span<const std::byte> request, std::vector<std::byte>& response,
+            call_outcome& outcome) {
+  if constexpr (method<M>::valid) invoke_checked<M>(impl, c, request, response, outcome);  // else reported at compile time
 }
 
 /// The table a server dispatches from: one entry per method of I, in
