@@ -28,8 +28,10 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -326,6 +328,106 @@ TEST(std_types, protobuf_map_keys_in_the_schema) {
   EXPECT_NE(u.text.find("map<string, int32> value = 1;"), std::string::npos) << u.text;
   const parsed_schema mm = parse_schema<std::multimap<refwire::uuid, bare_point>>();
   EXPECT_NE(mm.text.find("  string key = 1;\n"), std::string::npos) << mm.text;
+}
+
+
+// ------------------------------------------------------ tuples of references
+
+// A tuple of references (std::tie, std::forward_as_tuple) encodes, is named
+// and is fingerprinted exactly as the tuple of the referred values: RPC
+// encodes a caller's arguments this way without copying them.
+
+using value_tuple = std::tuple<person, std::vector<point>, std::optional<std::string>, std::string, std::int32_t,
+                               std::tuple<std::int32_t, std::string>, std::optional<bare_point>>;
+
+struct reference_tuple_case {
+  person who = full_person();
+  std::vector<point> places{{1, 2.5, "a"}, {}, {-3, 0.125, "c"}};
+  std::optional<std::string> note = "n\u00e9";
+  std::string out = "out";
+  std::int32_t n = -7;
+  std::tuple<std::int32_t, std::string> pair{4, "four"};
+  std::optional<bare_point> bare = bare_point{5, 6.5, "bare"};
+
+  [[nodiscard]] auto refs() const { return std::forward_as_tuple(who, places, note, out, n, pair, bare); }
+  [[nodiscard]] auto mixed() { return std::tie(who, places, note, out, n, pair, bare); }  // non-const references
+  [[nodiscard]] value_tuple values() const { return {who, places, note, out, n, pair, bare}; }
+};
+
+TEST(std_types, reference_tuple_names_are_the_value_tuples) {
+  using refs = std::tuple<const person&, const std::vector<point>&, std::string&, std::int32_t&&>;
+  using values = std::tuple<person, std::vector<point>, std::string, std::int32_t>;
+  static_assert(refwire::serializable<refs>);
+  static_assert(refwire::can_carry<refs, refwire::json>);
+  static_assert(refwire::can_carry<std::pair<const point&, bare_point&>, refwire::protobuf>);
+  static_assert(!refwire::serializable<std::tuple<const std::int32_t>>);  // a const value is still not carried
+  static_assert(!refwire::serializable<std::tuple<std::int32_t* const&>>);  // nor a reference to a pointer
+  EXPECT_EQ(refwire::type_name<std::tuple<const std::int32_t&>>(), "tuple<i32>");
+  EXPECT_EQ(refwire::type_name<refs>(), refwire::type_name<values>());
+  EXPECT_EQ(refwire::fingerprint<refs>(), refwire::fingerprint<values>());
+  EXPECT_EQ(refwire::layout_fingerprint<refs>(), refwire::layout_fingerprint<values>());
+  EXPECT_EQ((refwire::type_name<std::pair<const point&, bare_point&>>()),
+            (refwire::type_name<std::pair<point, bare_point>>()));
+  EXPECT_EQ((refwire::proto_schema<std::tuple<const point&, const std::int32_t&>>("t")),
+            (refwire::proto_schema<std::tuple<point, std::int32_t>>("t")));
+}
+
+template <class F>
+void expect_reference_tuple_bytes(const refwire::encode_options& options) {
+  reference_tuple_case c;
+  const std::vector<std::byte> expected = refwire::serialize<F>(c.values(), options);
+  EXPECT_EQ(hex(refwire::serialize<F>(c.refs(), options)), hex(expected));
+  EXPECT_EQ(hex(refwire::serialize<F>(c.mixed(), options)), hex(expected));
+  // Nested: a tuple of references inside a tuple of references, and a pair.
+  const std::int32_t k = 11;
+  EXPECT_EQ(hex(refwire::serialize<F>(std::forward_as_tuple(std::forward_as_tuple(k, c.out), c.places), options)),
+            hex(refwire::serialize<F>(std::make_tuple(std::make_tuple(k, c.out), c.places), options)));
+  EXPECT_EQ(hex(refwire::serialize<F>(std::pair<const point&, const std::string&>(c.places[0], c.out), options)),
+            hex(refwire::serialize<F>(std::pair<point, std::string>(c.places[0], c.out), options)));
+  // The values' tuple decodes them back.
+  value_tuple back;
+  refwire::decode_options d;
+  d.compression = options.compression;
+  const refwire::error e = refwire::deserialize<F>(refwire::serialize<F>(c.refs(), options), back, d);
+  ASSERT_FALSE(e) << e.message();
+  EXPECT_EQ(std::get<0>(back), c.who);
+  EXPECT_EQ(std::get<1>(back), c.places);
+  EXPECT_EQ(std::get<2>(back), c.note);
+  EXPECT_EQ(std::get<3>(back), c.out);
+  EXPECT_EQ(std::get<4>(back), c.n);
+  EXPECT_EQ(std::get<5>(back), c.pair);
+  ASSERT_TRUE(std::get<6>(back).has_value());
+  expect_fields_eq(*std::get<6>(back), *c.bare);
+}
+
+TEST(std_types, reference_tuple_bytes_binary) { expect_reference_tuple_bytes<refwire::binary>({}); }
+TEST(std_types, reference_tuple_bytes_json) { expect_reference_tuple_bytes<refwire::json>({}); }
+TEST(std_types, reference_tuple_bytes_protobuf) { expect_reference_tuple_bytes<refwire::protobuf>({}); }
+TEST(std_types, reference_tuple_bytes_compressed) {
+  const refwire::encode_options lz4{.compression = refwire::compression::lz4, .compression_threshold = 0};
+  expect_reference_tuple_bytes<refwire::binary>(lz4);
+  expect_reference_tuple_bytes<refwire::json>(lz4);
+  expect_reference_tuple_bytes<refwire::protobuf>(lz4);
+}
+
+TEST(std_types, reference_tuple_json_text_and_errors) {
+  const std::string s = "s";
+  const std::int32_t i = 3;
+  EXPECT_EQ(refwire::to_json(std::forward_as_tuple(i, s)), R"([3,"s"])");
+  // An encode failure names the element, as for the tuple of values.
+  const std::string bad = "\xff";
+  try {
+    (void)refwire::serialize<refwire::protobuf>(std::forward_as_tuple(i, bad));
+    ADD_FAILURE() << "invalid UTF-8 encoded";
+  } catch (const refwire::encode_error& e) {
+    EXPECT_EQ(e.path(), "$[1]");
+    try {
+      (void)refwire::serialize<refwire::protobuf>(std::make_tuple(i, bad));
+      ADD_FAILURE() << "invalid UTF-8 encoded";
+    } catch (const refwire::encode_error& v) {
+      EXPECT_STREQ(e.what(), v.what());
+    }
+  }
 }
 
 }  // namespace

@@ -678,7 +678,7 @@ consteval bool shape_ok() {
     return shape_ok<typename T::key_type, Named>() && shape_ok<typename T::mapped_type, Named>();
   } else if constexpr (s == shape::variant || s == shape::tuple) {
     return []<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
-      return (shape_ok<Ts, Named>() && ...);
+      return (shape_ok<element_value_t<Ts>, Named>() && ...);
     }(std::type_identity<T>{});
   } else if constexpr (s == shape::record) {
     return !broken_description<T> && !(Named && needs_names<T>());
@@ -709,7 +709,7 @@ constexpr auto records_in_f() {
                                   decltype(records_in_f<typename T::mapped_type>())>{};
   } else if constexpr (s == shape::variant || s == shape::tuple) {
     return []<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
-      return boost::mp11::mp_append<boost::mp11::mp_list<>, decltype(records_in_f<Ts>())...>{};
+      return boost::mp11::mp_append<boost::mp11::mp_list<>, decltype(records_in_f<element_value_t<Ts>>())...>{};
     }(std::type_identity<T>{});
   } else if constexpr (s == shape::record) {
     return boost::mp11::mp_list<T>{};
@@ -974,7 +974,7 @@ void append_name(name_builder& b) {
   } else if constexpr (s == shape::variant || s == shape::tuple) {
     b.out += s == shape::variant ? "variant<" : "tuple<";
     [&]<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
-      append_list<Ts...>(b);
+      append_list<element_value_t<Ts>...>(b);
     }(std::type_identity<T>{});
     b.out += '>';
   } else if constexpr (s == shape::record) {

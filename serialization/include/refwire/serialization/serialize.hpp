@@ -107,7 +107,9 @@ error decode_copying(std::span<const std::byte> in, T& out, const decode_options
 template <class F, class T>
 error decode_with(std::span<const std::byte> in, T& out, const decode_options& options, std::size_t* consumed,
                   envelope_framing framing = envelope_framing::magic) {
-  if constexpr (!check_owning<T>()) {
+  if constexpr (!check_decodable<T>()) {
+    return {};  // not reached: the check failed to compile
+  } else if constexpr (!check_owning<T>()) {
     return {};  // not reached: the check failed to compile
   } else {
     return decode_copying<F>(in, out, options, consumed, framing);
@@ -164,6 +166,8 @@ template <class T, format F = binary>
   requires(!format<T>)
 [[nodiscard]] T deserialize(std::span<const std::byte> in, const decode_options& options = {}) {
   if constexpr (!detail::check_serializable<T, F>()) {
+    std::abort();  // not reached: the check failed to compile
+  } else if constexpr (!detail::check_decodable<T>()) {
     std::abort();  // not reached: the check failed to compile
   } else if constexpr (!detail::check_default_constructible<T>()) {
     std::abort();  // not reached: the check failed to compile
@@ -248,6 +252,8 @@ error decode_views(std::span<const std::byte> in, T& out, const decode_options& 
 template <class T, class F>
 constexpr bool check_view_decodable() {
   if constexpr (!check_serializable<T, F>()) {
+    return false;
+  } else if constexpr (!check_decodable<T>()) {
     return false;
   } else {
     return check_viewable<T, std::is_same_v<F, refwire::json>>();

@@ -343,6 +343,8 @@ template <class T>
                                 const std::filesystem::path& file = "<memory>") {
   if constexpr (!detail::check_carried<T, false>()) {
     std::abort();  // not reached: the check failed to compile
+  } else if constexpr (!detail::check_decodable<T>()) {
+    std::abort();  // not reached: the check failed to compile
   } else if constexpr (!detail::check_default_constructible<T, true>()) {
     std::abort();  // not reached: the check failed to compile
   } else if constexpr (!detail::snap::check_history<T>()) {

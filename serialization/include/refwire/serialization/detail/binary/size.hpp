@@ -37,7 +37,7 @@ constexpr std::size_t min_size() {
     return fixed_extent<T> * min_size<typename element_of<T>::type>();
   } else if constexpr (s == shape::tuple) {
     return []<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
-      return (std::size_t{0} + ... + min_size<Ts>());
+      return (std::size_t{0} + ... + min_size<element_value_t<Ts>>());
     }(std::type_identity<T>{});
   } else if constexpr (s == shape::record) {
     std::size_t n = 0;

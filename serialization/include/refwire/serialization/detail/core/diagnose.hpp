@@ -185,8 +185,9 @@ constexpr auto first_bad_leaf() {
   } else if constexpr (s == shape::variant || s == shape::tuple) {
     return []<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
       using first = boost::mp11::mp_at<
-          boost::mp11::mp_list<Ts...>,
-          boost::mp11::mp_find<boost::mp11::mp_list<std::bool_constant<!shape_ok<Ts, Named>()>...>, std::true_type>>;
+          boost::mp11::mp_list<element_value_t<Ts>...>,
+          boost::mp11::mp_find<boost::mp11::mp_list<std::bool_constant<!shape_ok<element_value_t<Ts>, Named>()>...>,
+                               std::true_type>>;
       return first_bad_leaf<first, Named>();
     }(std::type_identity<T>{});
   } else {
@@ -398,7 +399,7 @@ constexpr auto first_leaf() {
   } else if constexpr (s == shape::variant || s == shape::tuple) {
     return []<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
       using found = boost::mp11::mp_remove_if<
-          boost::mp11::mp_list<typename decltype(first_leaf<Ts, Leaf>())::type...>, std::is_void>;
+          boost::mp11::mp_list<typename decltype(first_leaf<element_value_t<Ts>, Leaf>())::type...>, std::is_void>;
       if constexpr (boost::mp11::mp_empty<found>::value) return std::type_identity<void>{};
       else return std::type_identity<boost::mp11::mp_front<found>>{};
     }(std::type_identity<T>{});
@@ -466,6 +467,45 @@ struct json_views {
     return byte_view_in_json<first_leaf_t<L, byte_view_leaf>>();
   }
 };
+
+/// A tuple with a reference element (std::tie, std::forward_as_tuple), or a C array of them.
+template <class T>
+struct reference_tuple_leaf : is_reference_tuple<std::remove_all_extents_t<T>> {};
+
+/// The error of a tuple of references reached by a decode.
+template <class L>
+constexpr bool decodes_into_reference() {
+  static_assert(dependent_false<L>,
+                "refwire: a tuple of references (std::tie, std::forward_as_tuple) can be encoded but not decoded "
+                "into: decode a std::tuple of values (std::tuple<std::remove_cvref_t<Ts>...>) and move from it");
+  return false;
+}
+
+/// owns_values: no part of the value is a tuple of references (every decode).
+struct owns_values {
+  static constexpr bool references = false;
+  template <class X>
+  static consteval bool deep() {
+    return !any_part<X, reference_tuple_leaf>();
+  }
+  template <class X>
+  static consteval bool shallow() {
+    return std::is_void_v<first_leaf_t<X, reference_tuple_leaf>>;
+  }
+  template <class L>
+  static constexpr bool report() {
+    return decodes_into_reference<first_leaf_t<L, reference_tuple_leaf>>();
+  }
+};
+
+/// True when every decode can write T: no part of it is a tuple of
+/// references; otherwise one error naming the field, and false.
+///   std::tuple<const int&> t = std::tie(x);
+///   refwire::deserialize<refwire::binary>(bytes, t);   // error: a tuple of references ... cannot be decoded into
+template <class T>
+constexpr bool check_decodable() {
+  return check_rule<T, owns_values>();
+}
 
 /// True when T holds no view, so a decode that copies (or decompresses) can
 /// fill it; otherwise one error naming the first view field and

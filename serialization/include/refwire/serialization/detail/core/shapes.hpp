@@ -63,6 +63,23 @@ template <class T> struct is_tuple : std::false_type {};
 template <class... Ts> struct is_tuple<std::tuple<Ts...>> : std::true_type {};
 template <class A, class B> struct is_tuple<std::pair<A, B>> : std::true_type {};
 
+/// The type a tuple element is carried as: a reference element (as made by
+/// std::tie or std::forward_as_tuple) as the type it refers to, so that
+/// std::tuple<const A&, B&> encodes, is named and is checked exactly as
+/// std::tuple<A, B>; any other element (and every variant alternative) as
+/// itself (a const element stays unserializable). Decoding into a tuple of
+/// references is a compile error (detail/core/diagnose.hpp).
+///   static_assert(std::is_same_v<element_value_t<const point&>, point>);
+template <class E>
+using element_value_t = std::conditional_t<std::is_reference_v<E>, std::remove_cvref_t<E>, E>;
+
+/// A std::tuple or std::pair with a reference element: encodable, never decodable.
+template <class T> struct is_reference_tuple : std::false_type {};
+template <class... Ts>
+struct is_reference_tuple<std::tuple<Ts...>> : std::bool_constant<(std::is_reference_v<Ts> || ...)> {};
+template <class A, class B>
+struct is_reference_tuple<std::pair<A, B>> : std::bool_constant<std::is_reference_v<A> || std::is_reference_v<B>> {};
+
 template <class T> struct is_std_array : std::false_type {};
 template <class T, std::size_t N> struct is_std_array<std::array<T, N>> : std::true_type {};
 

@@ -34,7 +34,7 @@ consteval bool any_part() {
     return any_part<typename T::key_type, Leaf, Seen>() || any_part<typename T::mapped_type, Leaf, Seen>();
   } else if constexpr (s == shape::variant || s == shape::tuple) {
     return []<template <class...> class L, class... Ts>(std::type_identity<L<Ts...>>) {
-      return (any_part<Ts, Leaf, Seen>() || ...);
+      return (any_part<element_value_t<Ts>, Leaf, Seen>() || ...);
     }(std::type_identity<T>{});
   } else if constexpr (s == shape::record) {
     if constexpr (boost::mp11::mp_contains<Seen, T>::value) {

@@ -737,7 +737,7 @@ constexpr bool deep_comparable() {
       return deep_comparable<typename T::key_type>() && deep_comparable<typename T::mapped_type>();
     } else if constexpr (s == shape::variant || s == shape::tuple) {
       return []<template <class...> class L, class... As>(std::type_identity<L<As...>>) {
-        return (deep_comparable<As>() && ...);
+        return (deep_comparable<element_value_t<As>>() && ...);
       }(std::type_identity<T>{});
     } else {
       return true;

@@ -306,7 +306,7 @@ REFWIRE_ALWAYS_INLINE std::byte* put_fields(writer& w, std::byte* p, const T& v,
 template <std::size_t I, class T>
 REFWIRE_ALWAYS_INLINE std::byte* put_item(writer& w, std::byte* p, const T& v) {
   constexpr auto n = static_cast<std::uint32_t>(I + 1);
-  if constexpr (can_fail<std::tuple_element_t<I, T>>) {
+  if constexpr (can_fail<element_value_t<std::tuple_element_t<I, T>>>) {
     return encode_within(
         [&]() REFWIRE_ALWAYS_INLINE_LAMBDA { return put_field<n, int_encoding::varint>(w, p, std::get<I>(v)); },
         [](encode_failure& f) { push_index(f, I); });

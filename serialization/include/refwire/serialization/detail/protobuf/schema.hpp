@@ -267,7 +267,7 @@ std::string define_message(schema_builder& b) {
     s += "  }\n";
   } else if constexpr (is_tuple<T>::value) {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((s += "  " + field_type<int_encoding::varint, std::tuple_element_t<I, T>>(b) + " item_" +
+      ((s += "  " + field_type<int_encoding::varint, element_value_t<std::tuple_element_t<I, T>>>(b) + " item_" +
              std::to_string(I + 1) + " = " + std::to_string(I + 1) + ";\n"),
        ...);
     }(std::make_index_sequence<std::tuple_size_v<T>>{});
