@@ -12,7 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
+#include <map>
 #include <span>
 #include <string>
 #include <thread>
@@ -78,7 +78,7 @@ struct server_state {
   std::mutex mutex;  // everything below
   std::condition_variable changed;
   std::vector<std::unique_ptr<endpoint_entry>> endpoints;
-  std::set<std::shared_ptr<server_connection>> connections;
+  std::map<server_connection*, std::shared_ptr<server_connection>> connections;
   std::vector<std::thread> threads;
   bool started = false;
   bool stopping = false;
@@ -107,7 +107,7 @@ struct server_state {
   }
 
   void accept(endpoint_entry& e);
-  void forget(const std::shared_ptr<server_connection>& c);
+  void forget(server_connection* c);
 };
 
 struct server_connection : std::enable_shared_from_this<server_connection> {
@@ -152,14 +152,42 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
         if (self->ready) return;
         self->close_now();
       }
-      self->server.forget(self);
+      self->maybe_forget();
     });
     read();
+    maybe_forget();  // stop() may have closed it already
   }
 
+  // The completions capture `this` alone (so std::function keeps them without
+  // allocating); the connection stays in server_state::connections until it is
+  // closed and no operation is outstanding.
+  std::atomic<int> outstanding{0};
+
   void read() {
-    auto self = shared_from_this();
-    stream->async_read_some(reader.space(), [self](transports::errc e, std::size_t n) { self->on_read(e, n); });
+    if (closed) return;
+    outstanding.fetch_add(1);
+    stream->async_read_some(reader.space(), [this](transports::errc e, std::size_t n) {
+      on_read(e, n);
+      release();
+    });
+  }
+
+  void wait_writable() {
+    outstanding.fetch_add(1);
+    stream->async_wait_writable([this](transports::errc e) {
+      flush(e);
+      release();
+    });
+  }
+
+  void release() {
+    outstanding.fetch_sub(1);
+    maybe_forget();
+  }
+
+  /// Drops the connection once it is closed and nothing of it is outstanding.
+  void maybe_forget() {
+    if (closed && outstanding.load() == 0) server.forget(this);
   }
 
   void close_now() {
@@ -179,7 +207,6 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   }
 
   void on_read(transports::errc e, std::size_t n) {
-    auto self = shared_from_this();
     {
       std::lock_guard lock(busy);
       if (e != transports::errc::ok || closed) {
@@ -202,10 +229,8 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
             return;
           }
         }
-        if (!closed && !close_after_flush) return;  // paused: flush() resumes reading
       }
     }
-    if (closed) server.forget(self);
   }
 
   void handle_frames() {
@@ -439,13 +464,11 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     }
     if (!waiting_writable) {
       waiting_writable = true;
-      auto self = shared_from_this();
-      stream->async_wait_writable([self](transports::errc e) { self->flush(e); });
+      wait_writable();
     }
   }
 
   void flush(transports::errc e) {
-    auto self = shared_from_this();
     bool resume = false;
     bool done = false;
     bool lost = false;
@@ -471,7 +494,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
         // the connection is gone: forgotten below (a read outstanding, if any, completes with closed)
       } else if (backlog_sent < backlog.size()) {
         waiting_writable = true;
-        stream->async_wait_writable([self](transports::errc e2) { self->flush(e2); });
+        wait_writable();
         return;
       } else {
         backlog.clear();
@@ -484,16 +507,10 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
         }
       }
     }
-    if (lost) {
-      server.forget(self);
-      return;
-    }
+    if (lost) return;  // release() forgets the connection
     if (done) {
-      {
-        std::lock_guard lock(busy);
-        close_now();
-      }
-      server.forget(self);
+      std::lock_guard lock(busy);
+      close_now();
       return;
     }
     if (resume) {
@@ -514,7 +531,7 @@ void server_state::accept(endpoint_entry& e) {
           c->stream->close();
           return;
         }
-        connections.insert(c);
+        connections.emplace(c.get(), c);
       }
       c->begin();
     }
@@ -522,10 +539,18 @@ void server_state::accept(endpoint_entry& e) {
   });
 }
 
-void server_state::forget(const std::shared_ptr<server_connection>& c) {
-  std::lock_guard lock(mutex);
-  connections.erase(c);
-  changed.notify_all();
+void server_state::forget(server_connection* c) {
+  std::shared_ptr<server_connection> last;
+  {
+    std::lock_guard lock(mutex);
+    auto at = connections.find(c);
+    if (at == connections.end()) return;
+    last = std::move(at->second);
+    connections.erase(at);
+    changed.notify_all();
+  }
+  // Destroyed by a later handler, not inside the completion that called this.
+  boost::asio::post(io, [last = std::move(last)] {});
 }
 
 }  // namespace detail
@@ -623,7 +648,7 @@ void server::stop() {
     }
     st.stopping = true;
     for (auto& e : st.endpoints) e->listener->close();
-    connections.assign(st.connections.begin(), st.connections.end());
+    for (auto& [raw, c] : st.connections) connections.push_back(c);
   }
   // Each connection closes once the batch it is handling (a handler running) is done.
   for (auto& c : connections) {
@@ -635,7 +660,8 @@ void server::stop() {
     if (st.started) {
       st.changed.wait_for(lock, std::chrono::seconds(10), [&] { return st.connections.empty(); });
     }
-    connections.assign(st.connections.begin(), st.connections.end());
+    connections.clear();
+    for (auto& [raw, c] : st.connections) connections.push_back(c);
   }
   for (auto& c : connections) {  // a backlog that did not drain in time
     std::lock_guard busy(c->busy);
