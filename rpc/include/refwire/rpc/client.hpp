@@ -45,6 +45,12 @@ std::vector<client_method> client_methods() {
   return out;
 }
 
+/// True when the first of A is call_options: the overload with options is meant.
+template <class... A>
+inline constexpr bool options_first = false;
+template <class A0, class... A>
+inline constexpr bool options_first<A0, A...> = std::is_same_v<std::remove_cvref_t<A0>, call_options>;
+
 template <auto M, class... A>
 constexpr void check_call() {
   using I = typename method<M>::interface;
@@ -77,8 +83,10 @@ class client {
   /// remote_error (the handler threw).
   ///   std::vector<point> v = calc.call<&calculator::range>(10);
   template <auto M, class... A>
+    requires(!detail::options_first<A...>)
   typename detail::method<M>::result call(A&&... args) {
-    return call<M>(call_options{}, std::forward<A>(args)...);
+    detail::check_call<M, A...>();
+    return do_call<M>(core_.options().timeout, args...);
   }
 
   /// The same with options for this call.
@@ -86,20 +94,14 @@ class client {
   template <auto M, class... A>
   typename detail::method<M>::result call(const call_options& options, A&&... args) {
     detail::check_call<M, A...>();
-    using R = typename detail::method<M>::result;
-    detail::result_storage<M> result;
-    auto encode = [&](rpc::codec c, std::vector<std::byte>& out) { detail::encode_request<M>(c, out, args...); };
-    auto decode = [&](rpc::codec c, std::span<const std::byte> in) {
-      return detail::decode_response<M>(c, in, result, args...);
-    };
-    core_.call(detail::method<M>::index, timeout_of(options), encode, decode);
-    if constexpr (!std::is_void_v<R>) return std::move(result.value);
+    return do_call<M>(timeout_of(options), args...);
   }
 
   /// Sends the call and returns at once; the pending collects the reply.
   /// Out-parameters are written by pending::get(): keep them alive until then.
   ///   auto f = calc.async_call<&calculator::add>(2, 3);  ...  int r = f.get();
   template <auto M, class... A>
+    requires(!detail::options_first<A...>)
   pending<typename detail::method<M>::result> async_call(A&&... args) {
     return async_call<M>(call_options{}, std::forward<A>(args)...);
   }
@@ -141,6 +143,18 @@ class client {
   [[nodiscard]] const client_options& options() const noexcept { return core_.options(); }
 
  private:
+  template <auto M, class... A>
+  typename detail::method<M>::result do_call(std::chrono::milliseconds timeout, A&... args) {
+    using R = typename detail::method<M>::result;
+    detail::result_storage<M> result;
+    auto encode = [&](rpc::codec c, std::vector<std::byte>& out) { detail::encode_request<M>(c, out, args...); };
+    auto decode = [&](rpc::codec c, std::span<const std::byte> in) {
+      return detail::decode_response<M>(c, in, result, args...);
+    };
+    core_.call(detail::method<M>::index, timeout, encode, decode);
+    if constexpr (!std::is_void_v<R>) return std::move(result.value);
+  }
+
   std::chrono::milliseconds timeout_of(const call_options& o) const noexcept {
     return o.timeout.count() > 0 ? o.timeout : core_.options().timeout;
   }

@@ -56,7 +56,7 @@ struct endpoint_options {
   /// The compressions a client may choose here (default: both).
   std::vector<refwire::compression> compressions = {refwire::compression::none, refwire::compression::lz4};
   /// unix: the socket file's mode, e.g. 0600 (default: as the umask leaves it).
-  std::optional<std::uint32_t> unix_mode;
+  std::optional<std::uint32_t> unix_mode = std::nullopt;
 };
 
 }  // namespace refwire::rpc
