@@ -80,7 +80,9 @@ class raw_peer {
     stream_->write_all(parts, deadline());
   }
 
-  void send_frame(const refwire::rpc::detail::frame_header& h, std::span<const std::byte> payload) {
+  /// Sends h (its length set to the payload's unless keep_length) and the payload.
+  void send_frame(refwire::rpc::detail::frame_header h, std::span<const std::byte> payload, bool keep_length = false) {
+    if (!keep_length) h.length = static_cast<std::uint32_t>(payload.size());
     std::vector<std::byte> bytes(refwire::rpc::detail::header_size);
     refwire::rpc::detail::write_header(h, std::span<std::byte, refwire::rpc::detail::header_size>(bytes.data(),
                                                                                                   bytes.size()));
