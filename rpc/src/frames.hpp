@@ -67,6 +67,8 @@ class frame_reader {
   }
 
   void commit(std::size_t n) noexcept { end_ += n; }
+  /// The version byte of the frame being read (the buffer must not be empty).
+  [[nodiscard]] std::uint8_t version() const noexcept { return static_cast<std::uint8_t>(buf_[begin_]); }
   [[nodiscard]] bool empty() const noexcept { return begin_ == end_; }
 
  private:

@@ -238,7 +238,8 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       std::string why;
       auto f = reader.next(server.options.max_frame_size, why);
       if (!why.empty()) {
-        refuse(status_code::invalid_argument, why);
+        // another protocol version (or bytes that are no frame at all): nothing after byte 0 can be trusted
+        refuse(reader.version() != protocol_version ? status_code::unimplemented : status_code::invalid_argument, why);
         return;
       }
       if (!f) return;

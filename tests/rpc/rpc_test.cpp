@@ -180,11 +180,11 @@ TEST_P(rpc_calls, a_deadline_against_a_sleeping_handler) {
   served s(GetParam().t);
   client<calculator> calc(s.uri, {.codec = GetParam().c});
   const auto start = std::chrono::steady_clock::now();
-  expect_rpc_error([&] { calc.call<&calculator::sleep_ms>({.timeout = 150ms}, 1500); },
+  expect_rpc_error([&] { calc.call<&calculator::sleep_ms>({.timeout = 100ms}, 700); },
                    status_code::deadline_exceeded, "calc.v1.sleep_ms: no reply before the deadline");
   const auto took = std::chrono::steady_clock::now() - start;
-  EXPECT_GE(took, 150ms);
-  EXPECT_LT(took, 1000ms);
+  EXPECT_GE(took, 100ms);
+  EXPECT_LT(took, 600ms);
   EXPECT_EQ(calc.call<&calculator::add>(1, 2), 3);  // answered after the sleep; its late reply dropped
 }
 
@@ -347,7 +347,7 @@ TEST_P(rpc_bad_peer, garbage_closes_that_connection_only) {
   std::vector<std::byte> junk(64, std::byte{0xee});
   bad.send_bytes(junk);
   const rd::error_payload e = bad.read_error();
-  EXPECT_EQ(e.code, status_code::invalid_argument);
+  EXPECT_EQ(e.code, status_code::unimplemented);
   EXPECT_EQ(e.message, "protocol version 238 is not supported (this side speaks version 1)");
   EXPECT_TRUE(bad.closed_by_server());
   EXPECT_EQ(good.call<&calculator::add>(1, 2), 3);
@@ -361,6 +361,7 @@ TEST_P(rpc_bad_peer, a_frame_before_the_handshake_is_refused) {
   h.request_id = 1;
   bad.send_frame(h, {});
   const rd::error_payload e = bad.read_error();
+  EXPECT_EQ(e.code, status_code::invalid_argument);
   EXPECT_EQ(e.message, "expected a handshake first, got a request frame");
   EXPECT_TRUE(bad.closed_by_server());
   client<calculator> good(s.uri);
