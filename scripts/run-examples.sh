@@ -22,9 +22,14 @@ fi
 # Examples that keep state between runs (a snapshot file) take a directory:
 # each is run twice in a fresh temporary one, so both runs are shown.
 two_runs=(example_cache)
+# The RPC example is two programs: the client runs against a server started here.
+rpc_pair=(example_calc_server example_calc_client)
 failed=()
 for example in "${examples[@]}"; do
   name=${example##*/}
+  if [[ " ${rpc_pair[*]} " == *" $name "* ]]; then
+    continue
+  fi
   if [[ " ${two_runs[*]} " == *" $name "* ]]; then
     state=$(mktemp -d -t refwire-example.XXXXXX)
     for run in 1 2; do
@@ -46,6 +51,40 @@ for example in "${examples[@]}"; do
     failed+=("$name")
   fi
 done
+
+# run_rpc_example: starts example_calc_server in a temporary directory, reads
+# the two URIs it prints, runs example_calc_client against them, stops the
+# server with SIGTERM and waits for it.
+run_rpc_example() {
+  local dir out server_pid uris=() rc=0
+  dir=$(mktemp -d -t refwire-rpc-example.XXXXXX)
+  out=$dir/server.out
+  mkfifo "$dir/ready"
+  echo
+  echo "== example_calc_server + example_calc_client"
+  (cd "$build/examples" && exec ./example_calc_server "$dir" >"$dir/ready" </dev/null) &
+  server_pid=$!
+  # the server prints one URI per line once it listens
+  if ! timeout 30 head -n 2 "$dir/ready" >"$out"; then
+    echo "-- example_calc_server did not start" >&2
+    rc=1
+  else
+    mapfile -t uris <"$out"
+    echo "server listens on: ${uris[*]}"
+    (cd "$build/examples" && timeout 60 ./example_calc_client "${uris[0]}" "${uris[1]}" </dev/null) || rc=1
+  fi
+  kill -TERM "$server_pid" 2>/dev/null || true
+  wait "$server_pid" 2>/dev/null || true
+  rm -rf "$dir"
+  return "$rc"
+}
+if [[ -x $build/examples/example_calc_server && -x $build/examples/example_calc_client ]]; then
+  if ! run_rpc_example; then
+    echo "-- example_calc_client failed" >&2
+    failed+=(example_calc_client)
+  fi
+fi
+
 echo
 if [[ ${#failed[@]} -gt 0 ]]; then
   echo "run-examples: ${#failed[@]} of ${#examples[@]} examples failed: ${failed[*]}" >&2

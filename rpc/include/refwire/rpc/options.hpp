@@ -25,7 +25,6 @@ struct client_options {
   refwire::rpc::codec codec = refwire::rpc::codec::binary;
   /// lz4 for payloads of at least compression_threshold bytes (both ways).
   refwire::compression compression = refwire::compression::none;
-  std::uint32_t compression_threshold = 1024;
   /// Per call, from the moment it is made until its reply has been read.
   std::chrono::milliseconds timeout = std::chrono::seconds(30);
   /// Connecting and the handshake together.
@@ -38,6 +37,8 @@ struct client_options {
   /// Calls waiting for a reply on the connection; past it a call fails with
   /// resource_exhausted without being sent.
   std::uint32_t max_calls_in_flight = 4096;
+  /// With compression::lz4: payloads shorter than this travel as they are.
+  std::uint32_t compression_threshold = 1024;
 };
 
 struct server_options {
@@ -56,7 +57,7 @@ struct endpoint_options {
   /// The compressions a client may choose here (default: both).
   std::vector<refwire::compression> compressions = {refwire::compression::none, refwire::compression::lz4};
   /// unix: the socket file's mode, e.g. 0600 (default: as the umask leaves it).
-  std::optional<std::uint32_t> unix_mode;
+  std::optional<std::uint32_t> unix_mode = std::nullopt;
 };
 
 }  // namespace refwire::rpc

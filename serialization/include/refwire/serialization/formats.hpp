@@ -1,7 +1,7 @@
 #pragma once
 // refwire/serialization/formats.hpp: the format registry. Every format refwire
 // has, as a compile-time list and by its one-byte id (the byte that snapshot
-// headers record; the planned RPC frames will too). The one header that includes every format.
+// headers record; RPC frames carry it too). The one header that includes every format.
 //
 //   // the format id read from a file header:
 //   if (!refwire::visit_format(id, [&](auto f) { value = refwire::deserialize<point, decltype(f)>(payload); }))
@@ -29,7 +29,7 @@
 namespace refwire {
 
 /// Every format, in id order. Adding a format is its header above and one
-/// entry here; snapshot loading picks it up by its id (and so will the planned RPC codec selection).
+/// entry here; snapshot loading picks it up by its id (and so does the RPC codec selection).
 ///
 ///   boost::mp11::mp_for_each<refwire::formats>([](auto f) { std::cout << decltype(f)::name << '\n'; });
 using formats = boost::mp11::mp_list<binary, json, protobuf>;

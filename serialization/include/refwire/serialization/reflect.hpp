@@ -852,8 +852,8 @@ template <serializable T>
 std::string type_name();
 
 /// A 64-bit FNV-1a hash of type_name<T>(): the schema fingerprint (field
-/// types, order and names) that guards JSON and protobuf snapshots and the
-/// planned RPC handshake.
+/// types, order and names) that guards JSON and protobuf snapshots. (The RPC
+/// handshake compares the type_name strings of each method's parameters.)
 ///   if (refwire::fingerprint<point>() != peer_fingerprint) reject();
 template <serializable T>
 std::uint64_t fingerprint();

@@ -1,0 +1,78 @@
+#pragma once
+// refwire/rpc/pending.hpp: the reply of an async_call, to be collected later.
+//
+//   refwire::rpc::pending<int> f = calc.async_call<&calculator::add>(2, 3);
+//   do_other_work();
+//   if (f.wait_for(std::chrono::milliseconds(50))) use(f.get());   // get() throws what call() would
+//
+// A pending keeps what it needs of its client alive; a client destroyed
+// first completes it with unavailable. Out-parameters are written into the
+// caller's arguments by get(), so they must outlive the pending.
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <span>
+#include <type_traits>
+#include <utility>
+
+#include <refwire/rpc/detail/client_core.hpp>
+#include <refwire/rpc/error.hpp>
+
+namespace refwire::rpc {
+
+template <class T>
+class pending {
+ public:
+  pending() = default;
+  pending(pending&&) noexcept = default;
+  pending& operator=(pending&&) noexcept = default;
+
+  /// Waits for the reply (within the call's deadline) and returns the result,
+  /// or throws the call's rpc_error. Once only.
+  ///   int r = f.get();
+  T get() {
+    check();
+    while (!detail::async_wait(*state_, std::chrono::steady_clock::time_point::max())) {
+    }
+    auto finish = std::exchange(finish_, nullptr);
+    auto state = std::move(state_);
+    return finish(*state);
+  }
+
+  /// Waits at most d; true when the reply (or the call's failure) is in and get() will not block.
+  ///   while (!f.wait_for(10ms)) spin_ui();
+  template <class Rep, class Period>
+  [[nodiscard]] bool wait_for(std::chrono::duration<Rep, Period> d) {
+    check();
+    return detail::async_wait(*state_, std::chrono::steady_clock::now() +
+                                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(d));
+  }
+
+  /// True when get() will not block.
+  [[nodiscard]] bool ready() const noexcept { return state_ && detail::async_ready(*state_); }
+  /// Whether this pending still holds a call (false after get(), or default-constructed).
+  [[nodiscard]] bool valid() const noexcept { return state_ != nullptr; }
+
+  /// Gives up on the call: get() then throws rpc_error(cancelled); the server
+  /// is told, and a late reply is dropped.
+  ///   if (user_pressed_stop) f.cancel();
+  void cancel() noexcept {
+    if (state_) detail::async_cancel(*state_);
+  }
+
+  /// Made by client<I>::async_call.
+  using finish_fn = std::function<T(detail::async_state&)>;
+  pending(std::shared_ptr<detail::async_state> state, finish_fn finish) noexcept
+      : state_(std::move(state)), finish_(std::move(finish)) {}
+
+ private:
+  void check() const {
+    if (!state_) throw rpc_error(status_code::invalid_argument, "refwire::rpc::pending: no call (get() was already called, or it was moved from)");
+  }
+
+  std::shared_ptr<detail::async_state> state_;
+  finish_fn finish_;
+};
+
+}  // namespace refwire::rpc
