@@ -317,7 +317,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       return;
     }
     if (!h.extensions.empty()) {
-      refuse(status_code::invalid_argument,
+      refuse(status_code::unimplemented,
              "handshake extension " + std::to_string(h.extensions.front().type) + " is not known to this server");
       return;
     }

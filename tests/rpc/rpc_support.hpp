@@ -92,8 +92,10 @@ class raw_peer {
 
   /// Sends a valid handshake for the given methods.
   void handshake(std::vector<refwire::rpc::detail::method_entry> methods = {},
-                 refwire::rpc::codec codec = refwire::rpc::codec::binary, std::uint32_t version = 1) {
+                 refwire::rpc::codec codec = refwire::rpc::codec::binary, std::uint32_t version = 1,
+                 std::vector<refwire::rpc::detail::extension> extensions = {}) {
     refwire::rpc::detail::handshake h;
+    h.extensions = std::move(extensions);
     h.version = version;
     h.codec = codec;
     h.max_frame_size = 1u << 20;

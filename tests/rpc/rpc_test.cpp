@@ -437,4 +437,60 @@ TEST_P(rpc_bad_peer, arguments_that_do_not_decode_are_an_invalid_argument_reply)
   EXPECT_EQ(refwire::deserialize<std::tuple<int>>(ok->payload), std::tuple<int>{42});
 }
 
+TEST_P(rpc_bad_peer, an_unknown_handshake_extension_is_refused) {
+  served s(GetParam());
+  rpctest::raw_peer bad(s.uri);
+  bad.handshake({}, codec::binary, 1, {{7, {std::byte{1}}}});
+  const rd::error_payload e = bad.read_error();
+  EXPECT_EQ(e.code, status_code::unimplemented);
+  EXPECT_EQ(e.message, "handshake extension 7 is not known to this server");
+  EXPECT_TRUE(bad.closed_by_server());
+}
+
+TEST_P(rpc_bad_peer, a_second_handshake_closes_the_connection) {
+  served s(GetParam());
+  rpctest::raw_peer peer(s.uri);
+  peer.handshake();
+  auto reply = peer.read_frame();
+  ASSERT_TRUE(reply);
+  EXPECT_EQ(reply->header.kind, rd::frame_kind::handshake_reply);
+  peer.handshake();
+  const rd::error_payload e = peer.read_error();
+  EXPECT_EQ(e.code, status_code::invalid_argument);
+  EXPECT_EQ(e.message, "a second handshake on the same connection");
+  EXPECT_TRUE(peer.closed_by_server());
+}
+
+TEST_P(rpc_bad_peer, a_request_in_another_codec_than_agreed_is_refused_and_the_connection_stays) {
+  served s(GetParam());
+  rpctest::raw_peer peer(s.uri);
+  const auto& m = rd::methods_of<calculator>()[0];  // add
+  peer.handshake({{m.id, m.full_name, m.signature, m.shape}});
+  ASSERT_TRUE(peer.read_frame());
+  rd::frame_header h;
+  h.kind = rd::frame_kind::request;
+  h.codec = static_cast<std::uint8_t>(codec::json);
+  h.request_id = 5;
+  h.method_id = m.id;
+  const std::string args = "[1,2]";
+  peer.send_frame(h, std::as_bytes(std::span<const char>(args.data(), args.size())));
+  auto f = peer.read_frame();
+  ASSERT_TRUE(f);
+  ASSERT_EQ(f->header.kind, rd::frame_kind::error);
+  EXPECT_EQ(f->header.request_id, 5u);
+  rd::error_payload e;
+  std::string why;
+  ASSERT_TRUE(rd::parse(f->payload, e, why)) << why;
+  EXPECT_EQ(e.code, status_code::invalid_argument);
+  EXPECT_EQ(e.message, "calc.v1.add: the request is in codec 2, the handshake agreed on binary");
+  rd::frame_header ping;
+  ping.kind = rd::frame_kind::ping;
+  ping.request_id = 9;
+  peer.send_frame(ping, {});
+  auto pong = peer.read_frame();
+  ASSERT_TRUE(pong);
+  EXPECT_EQ(pong->header.kind, rd::frame_kind::pong);
+  EXPECT_EQ(pong->header.request_id, 9u);
+}
+
 }  // namespace
