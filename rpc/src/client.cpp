@@ -6,22 +6,20 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/asio/io_context.hpp>
 #include <condition_variable>
 #include <cstring>
 #include <limits>
 #include <mutex>
-#include <span>
-#include <string>
-#include <utility>
-#include <vector>
-
-#include <boost/asio/io_context.hpp>
-
 #include <refwire/rpc/detail/client_core.hpp>
 #include <refwire/rpc/detail/protocol.hpp>
 #include <refwire/rpc/error.hpp>
 #include <refwire/serialization/compression.hpp>
 #include <refwire/transports/transport.hpp>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "frames.hpp"
 
@@ -71,6 +69,9 @@ time_point deadline_after(std::chrono::milliseconds d) {
   return now + d;
 }
 
+/// The largest table of calls in flight (max_calls_in_flight is clamped to half of it).
+constexpr std::uint32_t max_table = 1u << 21;
+
 std::uint32_t next_power_of_two(std::uint32_t v) {
   std::uint32_t p = 16;
   while (p < v && p < (1u << 30)) p <<= 1;
@@ -82,8 +83,8 @@ std::uint32_t next_power_of_two(std::uint32_t v) {
 /// One connection to the server, with what its handshake agreed.
 struct connection {
   std::unique_ptr<transports::stream> stream;
-  std::mutex write_mutex;
-  frame_reader reader;  // only the thread in the reader role touches it
+  std::timed_mutex write_mutex;  // a caller waits for it only until its deadline
+  frame_reader reader;           // only the thread in the reader role touches it
   rpc::codec codec = rpc::codec::binary;
   refwire::compression compression = refwire::compression::none;
   std::uint32_t threshold = 0;
@@ -94,6 +95,7 @@ struct connection {
   std::uint32_t mask = 0;
   std::uint32_t next_id = 1;
   std::uint32_t in_flight = 0;
+  std::uint32_t max_in_flight = 1;  // client_options::max_calls_in_flight, clamped to the table
   bool reading = false;
   bool broken = false;
   std::vector<slot*> waiting;  // callers blocked until a reply or the reader role is theirs
@@ -106,7 +108,7 @@ struct client_state {
   std::string interface_name;
   std::vector<client_method> methods;
   boost::asio::io_context io;  // the client's own event loop: connecting
-  std::mutex connect_mutex;
+  std::timed_mutex connect_mutex;
   std::mutex mutex;
   std::shared_ptr<connection> current;
   bool failed_once = false;
@@ -155,13 +157,18 @@ void break_connection(client_state& st, connection& c, const std::string& reason
   break_locked(st, c, reason);
 }
 
-/// Writes one frame (header and payload in one gather write).
-void write_frame(connection& c, const frame_header& h, std::span<const std::byte> payload, time_point deadline) {
+/// Writes one frame (header and payload in one gather write). Returns false,
+/// having written nothing, when another caller's write holds the stream past
+/// the deadline.
+[[nodiscard]] bool write_frame(connection& c, const frame_header& h, std::span<const std::byte> payload,
+                               time_point deadline) {
   std::array<std::byte, header_size> head{};
   write_header(h, head);
   const std::span<const std::byte> parts[] = {head, payload};
-  std::lock_guard lock(c.write_mutex);
+  std::unique_lock lock(c.write_mutex, std::defer_lock);
+  if (!lock.try_lock_until(deadline)) return false;
   c.stream->write_all(std::span<const std::span<const std::byte>>(parts, payload.empty() ? 1 : 2), deadline);
+  return true;
 }
 
 /// Reads one whole frame during the handshake (no other caller exists yet).
@@ -177,8 +184,10 @@ frame_view read_frame_blocking(connection& c, std::uint32_t limit, time_point de
   }
 }
 
-std::shared_ptr<connection> connect_once(client_state& st) {
-  const time_point deadline = deadline_after(st.options.connect_timeout);
+/// Connects and handshakes before the earlier of connect_timeout and the
+/// call's own deadline.
+std::shared_ptr<connection> connect_once(client_state& st, time_point call_deadline) {
+  const time_point deadline = std::min(deadline_after(st.options.connect_timeout), call_deadline);
   auto c = std::make_shared<connection>();
   try {
     c->stream = transports::connect(st.io, st.where, deadline);
@@ -202,7 +211,7 @@ std::shared_ptr<connection> connect_once(client_state& st) {
     frame_header head;
     head.kind = frame_kind::handshake;
     head.length = static_cast<std::uint32_t>(payload.size());
-    write_frame(*c, head, payload, deadline);
+    if (!write_frame(*c, head, payload, deadline)) fail(status_code::deadline_exceeded, "handshake: no time left");
     const frame_view f = read_frame_blocking(*c, st.options.max_frame_size, deadline);
     std::string why;
     if (f.header.kind == frame_kind::error) {
@@ -211,8 +220,8 @@ std::shared_ptr<connection> connect_once(client_state& st) {
       fail(e.code, st.uri + " refused the connection: " + e.message);
     }
     if (f.header.kind != frame_kind::handshake_reply) {
-      fail(status_code::unavailable, st.uri + ": expected a handshake reply, got a " +
-                                         std::string(to_string(f.header.kind)) + " frame");
+      fail(status_code::unavailable,
+           st.uri + ": expected a handshake reply, got a " + std::string(to_string(f.header.kind)) + " frame");
     }
     handshake_reply r;
     if (!parse(f.payload, r, why)) fail(status_code::unavailable, st.uri + ": malformed handshake reply: " + why);
@@ -225,7 +234,8 @@ std::shared_ptr<connection> connect_once(client_state& st) {
     }
     if (!r.extensions.empty()) {
       fail(status_code::unavailable, st.uri + ": the handshake reply carries extension " +
-                                         std::to_string(r.extensions.front().type) + ", which this client does not know");
+                                         std::to_string(r.extensions.front().type) +
+                                         ", which this client does not know");
     }
     c->reader.consume(f);
     c->codec = r.codec;
@@ -235,34 +245,36 @@ std::shared_ptr<connection> connect_once(client_state& st) {
     c->methods = std::move(r.methods);
   } catch (const transports::transport_error& e) {
     if (e.code() == transports::errc::timed_out) {
-      fail(status_code::deadline_exceeded,
-           "no handshake reply from " + st.uri + " within connect_timeout (" +
-               std::to_string(st.options.connect_timeout.count()) + " ms)");
+      fail(status_code::deadline_exceeded, "no handshake reply from " + st.uri + " within connect_timeout (" +
+                                               std::to_string(st.options.connect_timeout.count()) + " ms)");
     }
     fail(status_code::unavailable, "handshake with " + st.uri + " failed: " + e.what());
   }
-  c->mask = next_power_of_two(std::max<std::uint32_t>(st.options.max_calls_in_flight, 1) * 2) - 1;
+  c->max_in_flight = std::clamp<std::uint32_t>(st.options.max_calls_in_flight, 1, max_table / 2);
+  c->mask = next_power_of_two(c->max_in_flight * 2) - 1;
   c->table.assign(static_cast<std::size_t>(c->mask) + 1, nullptr);
   return c;
 }
 
-/// The current connection, connecting (again) when there is none.
-std::shared_ptr<connection> acquire(client_state& st) {
+/// The current connection, connecting (again) when there is none, before the deadline.
+std::shared_ptr<connection> acquire(client_state& st, time_point deadline) {
   {
     std::lock_guard lock(st.mutex);
     if (st.closed) fail(status_code::unavailable, st.uri + ": the client is closed");
     if (st.current && !st.current->broken) return st.current;
     if (st.failed_once && !st.options.reconnect) {
-      fail(status_code::unavailable, st.uri + ": the connection failed (" + st.last_failure +
-                                         ") and reconnect is off");
+      fail(status_code::unavailable, st.uri + ": the connection failed (" + st.last_failure + ") and reconnect is off");
     }
   }
-  std::lock_guard connecting(st.connect_mutex);
+  std::unique_lock connecting(st.connect_mutex, std::defer_lock);
+  if (!connecting.try_lock_until(deadline)) {
+    fail(status_code::deadline_exceeded, st.uri + ": another call was still connecting at the deadline");
+  }
   {
     std::lock_guard lock(st.mutex);  // another caller may have connected meanwhile
     if (st.current && !st.current->broken) return st.current;
   }
-  auto c = connect_once(st);
+  auto c = connect_once(st, deadline);
   std::lock_guard lock(st.mutex);
   st.current = c;
   return c;
@@ -298,9 +310,9 @@ std::span<const std::byte> encode_request(const client_state& st, const connecti
     flags = flag_compressed;
   }
   if (payload.size() > c.send_limit) {
-    fail(status_code::resource_exhausted, method_name(st, method) + ": the request of " +
-                                              std::to_string(payload.size()) + " bytes is longer than max_frame_size (" +
-                                              std::to_string(c.send_limit) + ")");
+    fail(status_code::resource_exhausted,
+         method_name(st, method) + ": the request of " + std::to_string(payload.size()) +
+             " bytes is longer than max_frame_size (" + std::to_string(c.send_limit) + ")");
   }
   return payload;
 }
@@ -309,7 +321,7 @@ std::span<const std::byte> encode_request(const client_state& st, const connecti
 void enroll(client_state& st, connection& c, slot& s) {
   std::lock_guard lock(st.mutex);
   if (c.broken) fail(status_code::unavailable, method_name(st, s.method) + ": " + st.last_failure);
-  if (c.in_flight >= st.options.max_calls_in_flight) {
+  if (c.in_flight >= c.max_in_flight) {
     fail(status_code::resource_exhausted, method_name(st, s.method) + ": " + std::to_string(c.in_flight) +
                                               " calls are in flight on this connection (max_calls_in_flight)");
   }
@@ -341,7 +353,13 @@ void send_request(client_state& st, connection& c, slot& s, frame_kind kind, std
   h.request_id = s.id;
   h.method_id = st.methods[s.method].id;
   try {
-    write_frame(c, h, payload, deadline);
+    if (!write_frame(c, h, payload, deadline)) {
+      std::lock_guard lock(st.mutex);
+      withdraw_locked(c, s);
+      fail(
+          status_code::deadline_exceeded,
+          method_name(st, s.method) + ": the request could not be sent before the deadline (another call was writing)");
+    }
   } catch (const transports::transport_error& e) {
     std::unique_lock lock(st.mutex);
     const std::string reason = e.code() == transports::errc::timed_out
@@ -355,12 +373,14 @@ void send_request(client_state& st, connection& c, slot& s, frame_kind kind, std
 }
 
 /// The reply bytes, inflated when the frame is compressed.
-bool open_payload(const frame_view& f, std::span<const std::byte>& bytes, std::string& why) {
+bool open_payload(const frame_view& f, std::uint32_t max_alloc, std::span<const std::byte>& bytes, std::string& why) {
   bytes = f.payload;
   if ((f.header.flags & flag_compressed) == 0) return true;
   std::vector<std::byte>& out = buffers().inflated;
   out.clear();
-  if (refwire::error e = refwire::decompress(f.payload, out)) {
+  decode_options limit;
+  limit.max_alloc_bytes = max_alloc;
+  if (refwire::error e = refwire::decompress(f.payload, out, limit)) {
     why = "a compressed reply does not open: " + e.message();
     return false;
   }
@@ -400,12 +420,20 @@ bool dispatch(client_state& st, connection& c, const frame_view& f, slot& own, d
       } else {
         std::span<const std::byte> bytes;
         std::string why;
-        if (!open_payload(f, bytes, why)) {
+        if (f.header.codec != static_cast<std::uint8_t>(c.codec)) {
+          s->code = status_code::internal;
+          s->message = method_name(st, s->method) + ": the reply is in codec " + std::to_string(f.header.codec) +
+                       ", the handshake agreed on " + std::string(to_string(c.codec));
+        } else if (!open_payload(f, st.options.max_frame_size, bytes, why)) {
           s->code = status_code::internal;
           s->message = method_name(st, s->method) + ": " + why;
         } else if (s == &own && decode_own != nullptr) {
           lock.unlock();  // own reply: decoded here, from the read buffer
-          own.decode_failure = (*decode_own)(c.codec, bytes);
+          try {
+            own.decode_failure = (*decode_own)(c.codec, bytes);
+          } catch (const std::exception& e) {  // std::bad_alloc filling the result, say
+            own.decode_failure = refwire::error(refwire::errc::invalid_value, 0, "$", e.what());
+          }
           own.decoded = true;
           lock.lock();
         } else {
@@ -423,7 +451,8 @@ bool dispatch(client_state& st, connection& c, const frame_view& f, slot& own, d
       h.kind = frame_kind::pong;
       h.request_id = f.header.request_id;
       try {
-        write_frame(c, h, {}, clock::now() + std::chrono::seconds(1));
+        // the reader never waits for a caller's write: a pong is dropped instead
+        (void)write_frame(c, h, {}, clock::now());
       } catch (const transports::transport_error& e) {
         break_connection(st, c, std::string("answering a ping failed: ") + e.what());
         return false;
@@ -488,7 +517,15 @@ bool wait_for_reply(client_state& st, connection& c, slot& s, time_point until, 
     if (!c.reading) {
       c.reading = true;
       lock.unlock();
-      read_until(st, c, s, until, decode_own);
+      try {
+        read_until(st, c, s, until, decode_own);
+      } catch (...) {  // not a transport error (those break the connection inside): give the role back
+        lock.lock();
+        c.reading = false;
+        withdraw_locked(c, s);
+        break_locked(st, c, "the reader failed");
+        throw;
+      }
       lock.lock();
       c.reading = false;
       if (!c.waiting.empty()) c.waiting.front()->cv.notify_one();  // the role passes on
@@ -544,7 +581,7 @@ client_core::client_core(std::string_view uri, const client_options& options, st
     fail(status_code::invalid_argument, e.what());
   }
   st.uri = st.where.uri();
-  st.current = connect_once(st);
+  st.current = connect_once(st, time_point::max());
 }
 
 client_core::~client_core() {
@@ -559,7 +596,7 @@ const std::string& client_core::uri() const noexcept { return state_->uri; }
 void client_core::call(std::size_t method, std::chrono::milliseconds timeout, encode_fn encode, decode_fn decode) {
   client_state& st = *state_;
   const time_point deadline = deadline_after(timeout);
-  std::shared_ptr<connection> c = acquire(st);
+  std::shared_ptr<connection> c = acquire(st, deadline);
   check_method(st, *c, method);
   std::uint8_t flags = 0;
   const std::span<const std::byte> payload = encode_request(st, *c, method, encode, flags);
@@ -580,7 +617,7 @@ void client_core::call(std::size_t method, std::chrono::milliseconds timeout, en
 void client_core::notify(std::size_t method, encode_fn encode) {
   client_state& st = *state_;
   const time_point deadline = deadline_after(st.options.timeout);
-  std::shared_ptr<connection> c = acquire(st);
+  std::shared_ptr<connection> c = acquire(st, deadline);
   check_method(st, *c, method);
   std::uint8_t flags = 0;
   const std::span<const std::byte> payload = encode_request(st, *c, method, encode, flags);
@@ -595,7 +632,7 @@ std::shared_ptr<async_state> client_core::start(std::size_t method, std::chrono:
   auto a = std::make_shared<async_state>();
   a->owner = state_;
   a->deadline = deadline_after(timeout);
-  std::shared_ptr<connection> c = acquire(st);
+  std::shared_ptr<connection> c = acquire(st, a->deadline);
   check_method(st, *c, method);
   std::uint8_t flags = 0;
   const std::span<const std::byte> payload = encode_request(st, *c, method, encode, flags);
@@ -640,7 +677,7 @@ void async_cancel(async_state& a) noexcept {
   h.request_id = a.s.id;
   h.method_id = st.methods[a.s.method].id;
   try {
-    write_frame(*a.conn, h, {}, clock::now() + std::chrono::seconds(1));
+    (void)write_frame(*a.conn, h, {}, clock::now() + std::chrono::seconds(1));  // best effort
   } catch (const transports::transport_error& e) {
     break_connection(st, *a.conn, std::string("sending a cancel failed: ") + e.what());
   }

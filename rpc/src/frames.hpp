@@ -8,11 +8,10 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <refwire/rpc/detail/protocol.hpp>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <refwire/rpc/detail/protocol.hpp>
 
 namespace refwire::rpc::detail {
 
@@ -67,6 +66,13 @@ class frame_reader {
   }
 
   void commit(std::size_t n) noexcept { end_ += n; }
+  /// The length field of the header being read (at least a header is buffered).
+  [[nodiscard]] std::uint32_t length() const noexcept {
+    std::uint32_t v = 0;
+    for (int i = 3; i >= 0; --i)
+      v = (v << 8) | static_cast<std::uint8_t>(buf_[begin_ + 4 + static_cast<std::size_t>(i)]);
+    return v;
+  }
   /// The version byte of the frame being read (the buffer must not be empty).
   [[nodiscard]] std::uint8_t version() const noexcept { return static_cast<std::uint8_t>(buf_[begin_]); }
   [[nodiscard]] bool empty() const noexcept { return begin_ == end_; }

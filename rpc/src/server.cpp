@@ -7,27 +7,25 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <condition_variable>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <map>
+#include <refwire/rpc/detail/protocol.hpp>
+#include <refwire/rpc/server.hpp>
+#include <refwire/serialization/compression.hpp>
+#include <refwire/transports/transport.hpp>
 #include <span>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
-
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/steady_timer.hpp>
-
-#include <refwire/rpc/detail/protocol.hpp>
-#include <refwire/rpc/server.hpp>
-#include <refwire/serialization/compression.hpp>
-#include <refwire/transports/transport.hpp>
 
 #include "frames.hpp"
 
@@ -58,6 +56,8 @@ std::string list_of(const std::vector<T>& items, Name name) {
 }  // namespace
 
 struct endpoint_entry {
+  explicit endpoint_entry(boost::asio::io_context& io) : retry(io) {}
+  boost::asio::steady_timer retry;  // accept failed (out of descriptors, say): try again a little later
   std::unique_ptr<transports::listener> listener;
   endpoint_options options;
   std::string uri;
@@ -75,7 +75,8 @@ struct server_state {
   std::vector<std::int32_t> index;  // open addressing by method id: position in methods, or -1
   std::uint32_t index_mask = 0;
 
-  std::mutex mutex;  // everything below
+  std::mutex stop_mutex;  // held through stop(): a second stop() waits for the first
+  std::mutex mutex;       // everything below
   std::condition_variable changed;
   std::vector<std::unique_ptr<endpoint_entry>> endpoints;
   std::map<server_connection*, std::shared_ptr<server_connection>> connections;
@@ -132,13 +133,14 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   std::vector<std::byte> reply;       // the reply payload being built
   std::vector<std::byte> compressed;  // its lz4 envelope
   std::vector<std::byte> control;     // handshake replies and error payloads
+  std::vector<std::byte> inflated;    // a compressed request's arguments
 
   std::mutex busy;  // held while a batch of frames is handled (stop() waits for it)
   std::mutex write_mutex;
   std::vector<std::byte> backlog;  // bytes the socket did not take yet
   std::size_t backlog_sent = 0;
   bool waiting_writable = false;
-  bool paused = false;          // not reading until the backlog drains
+  bool paused = false;  // not reading until the backlog drains
   bool close_after_flush = false;
   std::atomic<bool> closed{false};  // read by send() under write_mutex, set under busy
 
@@ -180,12 +182,17 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     });
   }
 
+  /// The end of an operation's completion. Only the completion that takes the
+  /// count to 0 may still use the connection (another thread may drop it
+  /// right after its own decrement).
   void release() {
-    outstanding.fetch_sub(1);
-    maybe_forget();
+    server_state& owner = server;
+    const bool was_closed = closed.load();
+    if (outstanding.fetch_sub(1) == 1 && was_closed) owner.forget(this);
   }
 
   /// Drops the connection once it is closed and nothing of it is outstanding.
+  /// For callers that hold a reference to it (not completions: release()).
   void maybe_forget() {
     if (closed && outstanding.load() == 0) server.forget(this);
   }
@@ -239,7 +246,13 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       auto f = reader.next(server.options.max_frame_size, why);
       if (!why.empty()) {
         // another protocol version (or bytes that are no frame at all): nothing after byte 0 can be trusted
-        refuse(reader.version() != protocol_version ? status_code::unimplemented : status_code::invalid_argument, why);
+        status_code code = status_code::invalid_argument;
+        if (reader.version() != protocol_version) {
+          code = status_code::unimplemented;
+        } else if (reader.length() > server.options.max_frame_size) {
+          code = status_code::resource_exhausted;
+        }
+        refuse(code, why);
         return;
       }
       if (!f) return;
@@ -251,10 +264,21 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
 
   /// Sends a connection-level error (request id 0) and closes.
   void refuse(status_code code, const std::string& message) {
-    control.clear();
-    encode(error_payload{code, "", message}, control);
+    encode_error(code, "", message);
     send(frame_kind::error, 0, 0, 0, control);
     close_gracefully();
+  }
+
+  /// The error payload into control, its message cut to fit the peer's
+  /// max_frame_size (a handler's exception text can be any length).
+  void encode_error(status_code code, const std::string& type, const std::string& message) {
+    control.clear();
+    encode(error_payload{code, type, message}, control);
+    const std::size_t limit = send_limit == 0 ? server.options.max_frame_size : send_limit;
+    if (control.size() <= limit) return;
+    const std::size_t keep = limit > type.size() + 64 ? (limit - type.size() - 64) / 2 : 0;
+    control.clear();
+    encode(error_payload{code, type.substr(0, keep), message.substr(0, keep) + " [cut]"}, control);
   }
 
   void handle(const frame_view& f) {
@@ -368,29 +392,34 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     const std::uint32_t id = f.header.request_id;
     const std::int32_t at = server.find(f.header.method_id);
     if (at < 0) {
-      if (!one_way) fail_call(id, status_code::unimplemented, "no method with id " + hex_id(f.header.method_id) + " is served here");
+      if (!one_way)
+        fail_call(id, f.header.method_id, status_code::unimplemented,
+                  "no method with id " + hex_id(f.header.method_id) + " is served here");
       return;
     }
     const served_method& m = server.methods[static_cast<std::size_t>(at)];
     if (!refusals[static_cast<std::size_t>(at)].empty()) {
-      if (!one_way) fail_call(id, status_code::unimplemented, refusals[static_cast<std::size_t>(at)]);
+      if (!one_way)
+        fail_call(id, f.header.method_id, status_code::unimplemented, refusals[static_cast<std::size_t>(at)]);
       return;
     }
     if (f.header.codec != static_cast<std::uint8_t>(codec)) {
       if (!one_way) {
-        fail_call(id, status_code::invalid_argument,
+        fail_call(id, f.header.method_id, status_code::invalid_argument,
                   m.info.full_name + ": the request is in codec " + std::to_string(f.header.codec) +
                       ", the handshake agreed on " + std::string(to_string(codec)));
       }
       return;
     }
     std::span<const std::byte> args = f.payload;
-    std::vector<std::byte> inflated;
     if ((f.header.flags & flag_compressed) != 0) {
+      inflated.clear();
       decode_options o;
       o.max_alloc_bytes = server.options.max_frame_size;
       if (refwire::error e = refwire::decompress(f.payload, inflated, o)) {
-        if (!one_way) fail_call(id, status_code::invalid_argument, m.info.full_name + ": the compressed arguments do not open: " + e.message());
+        if (!one_way)
+          fail_call(id, f.header.method_id, status_code::invalid_argument,
+                    m.info.full_name + ": the compressed arguments do not open: " + e.message());
         return;
       }
       args = inflated;
@@ -399,8 +428,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     m.invoke(m.impl, codec, args, reply, outcome);
     if (one_way) return;
     if (outcome.code != status_code::ok) {
-      control.clear();
-      encode(error_payload{outcome.code, outcome.type, outcome.message}, control);
+      encode_error(outcome.code, outcome.type, outcome.message);
       send(frame_kind::error, id, f.header.method_id, 0, control);
       return;
     }
@@ -413,7 +441,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       flags = flag_compressed;
     }
     if (out.size() > send_limit) {
-      fail_call(id, status_code::resource_exhausted,
+      fail_call(id, f.header.method_id, status_code::resource_exhausted,
                 m.info.full_name + ": the reply of " + std::to_string(out.size()) +
                     " bytes is longer than max_frame_size (" + std::to_string(send_limit) + ")");
       return;
@@ -421,10 +449,9 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     send(frame_kind::response, id, f.header.method_id, flags, out, static_cast<std::uint8_t>(codec));
   }
 
-  void fail_call(std::uint32_t id, status_code code, const std::string& message) {
-    control.clear();
-    encode(error_payload{code, "", message}, control);
-    send(frame_kind::error, id, 0, 0, control);
+  void fail_call(std::uint32_t id, std::uint32_t method, status_code code, const std::string& message) {
+    encode_error(code, "", message);
+    send(frame_kind::error, id, method, 0, control);
   }
 
   /// Writes one frame now, or queues what the socket does not take.
@@ -535,8 +562,15 @@ void server_state::accept(endpoint_entry& e) {
         connections.emplace(c.get(), c);
       }
       c->begin();
+      accept(e);
+      return;
     }
-    accept(e);
+    // Not a connection (EMFILE, ENFILE...): the listener stays readable, so
+    // accepting again at once would spin; wait a little first.
+    e.retry.expires_after(std::chrono::milliseconds(50));
+    e.retry.async_wait([this, &e](const boost::system::error_code& wait) {
+      if (!wait) accept(e);
+    });
   });
 }
 
@@ -574,8 +608,8 @@ void server::add(std::vector<detail::served_method> methods) {
     const std::uint32_t id = methods[i].info.id;
     auto clash = [&](const std::string& other) {
       throw rpc_error(status_code::invalid_argument,
-                      "serve<I>: " + methods[i].info.full_name + " has the method id " + detail::hex_id(id) +
-                          " of " + other + (other == methods[i].info.full_name ? ", which is already served" : ""));
+                      "serve<I>: " + methods[i].info.full_name + " has the method id " + detail::hex_id(id) + " of " +
+                          other + (other == methods[i].info.full_name ? ", which is already served" : ""));
     };
     const std::int32_t at = st.find(id);
     if (at >= 0) clash(st.methods[static_cast<std::size_t>(at)].info.full_name);
@@ -596,25 +630,27 @@ std::string server::listen(std::string_view uri, const endpoint_options& options
     throw rpc_error(status_code::invalid_argument, e.what());
   }
   if (options.codecs.empty()) {
-    throw rpc_error(status_code::invalid_argument, "listen(" + std::string(uri) + "): endpoint_options::codecs is empty");
+    throw rpc_error(status_code::invalid_argument,
+                    "listen(" + std::string(uri) + "): endpoint_options::codecs is empty");
   }
   if (options.compressions.empty()) {
     throw rpc_error(status_code::invalid_argument,
                     "listen(" + std::string(uri) + "): endpoint_options::compressions is empty");
   }
-  auto e = std::make_unique<detail::endpoint_entry>();
+  auto e = std::make_unique<detail::endpoint_entry>(st.io);
   e->options = options;
   try {
     e->listener = transports::listen(st.io, where, {.unix_mode = options.unix_mode});
   } catch (const transports::transport_error& err) {
-    throw rpc_error(err.code() == transports::errc::invalid_uri ? status_code::invalid_argument
-                                                                  : status_code::unavailable,
-                    err.what());
+    throw rpc_error(
+        err.code() == transports::errc::invalid_uri ? status_code::invalid_argument : status_code::unavailable,
+        err.what());
   }
   e->uri = e->listener->uri();
   std::string bound = e->uri;
   std::lock_guard lock(st.mutex);
-  if (st.stopping) throw rpc_error(status_code::unavailable, "listen(" + std::string(uri) + "): the server is stopping");
+  if (st.stopping)
+    throw rpc_error(status_code::unavailable, "listen(" + std::string(uri) + "): the server is stopping");
   st.endpoints.push_back(std::move(e));
   st.accept(*st.endpoints.back());
   return bound;
@@ -641,6 +677,7 @@ void server::run() {
 
 void server::stop() {
   detail::server_state& st = *state_;
+  std::lock_guard stopping(st.stop_mutex);
   std::vector<std::shared_ptr<detail::server_connection>> connections;
   {
     std::lock_guard lock(st.mutex);
@@ -648,13 +685,19 @@ void server::stop() {
       return;
     }
     st.stopping = true;
-    for (auto& e : st.endpoints) e->listener->close();
+    for (auto& e : st.endpoints) {
+      e->listener->close();
+      e->retry.cancel();
+    }
     for (auto& [raw, c] : st.connections) connections.push_back(c);
   }
   // Each connection closes once the batch it is handling (a handler running) is done.
   for (auto& c : connections) {
-    std::lock_guard busy(c->busy);
-    c->close_gracefully();
+    {
+      std::lock_guard busy(c->busy);
+      c->close_gracefully();
+    }
+    c->maybe_forget();
   }
   {
     std::unique_lock lock(st.mutex);
@@ -665,9 +708,12 @@ void server::stop() {
     for (auto& [raw, c] : st.connections) connections.push_back(c);
   }
   for (auto& c : connections) {  // a backlog that did not drain in time
-    std::lock_guard busy(c->busy);
-    std::lock_guard w(c->write_mutex);
-    c->close_now();
+    {
+      std::lock_guard busy(c->busy);
+      std::lock_guard w(c->write_mutex);
+      c->close_now();
+    }
+    c->maybe_forget();
   }
   std::vector<std::thread> threads;
   {

@@ -376,6 +376,7 @@ TEST_P(rpc_bad_peer, an_oversize_length_is_refused_before_anything_is_allocated)
   h.length = 0xfffffff0u;  // no payload follows: a server that waited for it would hang here
   bad.send_frame(h, {}, true);
   const rd::error_payload e = bad.read_error();
+  EXPECT_EQ(e.code, status_code::resource_exhausted);
   EXPECT_EQ(e.message, "frame of 4294967280 bytes is longer than max_frame_size (65536)");
   EXPECT_TRUE(bad.closed_by_server());
 }

@@ -44,7 +44,7 @@ struct client_options {
 struct server_options {
   /// Threads that run the event loop: they read requests and run the handlers.
   unsigned io_threads = 1;
-  /// The longest payload accepted or sent (a longer reply is an internal error reply).
+  /// The longest payload accepted or sent (a longer reply becomes a resource_exhausted error reply).
   std::uint32_t max_frame_size = default_max_frame_size;
   /// A connection that has not completed its handshake by then is closed.
   std::chrono::milliseconds handshake_timeout = std::chrono::seconds(10);
