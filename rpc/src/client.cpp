@@ -30,6 +30,50 @@ namespace {
 using clock = std::chrono::steady_clock;
 using time_point = clock::time_point;
 
+/// A lock that a caller waits for only until its deadline. (std::timed_mutex
+/// would do, but ThreadSanitizer does not see its pthread_mutex_clocklock.)
+class deadline_mutex {
+ public:
+  [[nodiscard]] bool lock_until(time_point deadline) {
+    std::unique_lock lock(mutex_);
+    if (deadline == time_point::max()) {
+      free_.wait(lock, [&] { return !held_; });
+    } else if (!free_.wait_until(lock, deadline, [&] { return !held_; })) {
+      return false;
+    }
+    held_ = true;
+    return true;
+  }
+  void unlock() {
+    {
+      std::lock_guard lock(mutex_);
+      held_ = false;
+    }
+    free_.notify_one();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable free_;
+  bool held_ = false;
+};
+
+/// Holds a deadline_mutex taken with lock_until.
+class deadline_guard {
+ public:
+  deadline_guard(deadline_mutex& m, time_point deadline) : mutex_(m), owns_(m.lock_until(deadline)) {}
+  ~deadline_guard() {
+    if (owns_) mutex_.unlock();
+  }
+  deadline_guard(const deadline_guard&) = delete;
+  deadline_guard& operator=(const deadline_guard&) = delete;
+  [[nodiscard]] bool owns() const noexcept { return owns_; }
+
+ private:
+  deadline_mutex& mutex_;
+  bool owns_;
+};
+
 /// One call waiting for its reply. Guarded by client_state::mutex except
 /// where noted.
 struct slot {
@@ -83,7 +127,7 @@ std::uint32_t next_power_of_two(std::uint32_t v) {
 /// One connection to the server, with what its handshake agreed.
 struct connection {
   std::unique_ptr<transports::stream> stream;
-  std::timed_mutex write_mutex;  // a caller waits for it only until its deadline
+  deadline_mutex write_mutex;  // a caller waits for it only until its deadline
   frame_reader reader;           // only the thread in the reader role touches it
   rpc::codec codec = rpc::codec::binary;
   refwire::compression compression = refwire::compression::none;
@@ -108,7 +152,7 @@ struct client_state {
   std::string interface_name;
   std::vector<client_method> methods;
   boost::asio::io_context io;  // the client's own event loop: connecting
-  std::timed_mutex connect_mutex;
+  deadline_mutex connect_mutex;
   std::mutex mutex;
   std::shared_ptr<connection> current;
   bool failed_once = false;
@@ -165,8 +209,8 @@ void break_connection(client_state& st, connection& c, const std::string& reason
   std::array<std::byte, header_size> head{};
   write_header(h, head);
   const std::span<const std::byte> parts[] = {head, payload};
-  std::unique_lock lock(c.write_mutex, std::defer_lock);
-  if (!lock.try_lock_until(deadline)) return false;
+  deadline_guard lock(c.write_mutex, deadline);
+  if (!lock.owns()) return false;
   c.stream->write_all(std::span<const std::span<const std::byte>>(parts, payload.empty() ? 1 : 2), deadline);
   return true;
 }
@@ -266,8 +310,8 @@ std::shared_ptr<connection> acquire(client_state& st, time_point deadline) {
       fail(status_code::unavailable, st.uri + ": the connection failed (" + st.last_failure + ") and reconnect is off");
     }
   }
-  std::unique_lock connecting(st.connect_mutex, std::defer_lock);
-  if (!connecting.try_lock_until(deadline)) {
+  deadline_guard connecting(st.connect_mutex, deadline);
+  if (!connecting.owns()) {
     fail(status_code::deadline_exceeded, st.uri + ": another call was still connecting at the deadline");
   }
   {

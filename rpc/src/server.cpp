@@ -146,6 +146,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
 
   void begin() {
     auto self = shared_from_this();
+    std::unique_lock guard(busy);  // stop() may close the connection (and cancel the timer) meanwhile
     handshake_timer.expires_after(server.options.handshake_timeout);
     handshake_timer.async_wait([self](const boost::system::error_code& ec) {
       if (ec) return;
@@ -157,6 +158,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       self->maybe_forget();
     });
     read();
+    guard.unlock();
     maybe_forget();  // stop() may have closed it already
   }
 

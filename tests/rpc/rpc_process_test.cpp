@@ -30,6 +30,7 @@ using refwire::rpc::codec;
 using refwire::rpc::rpc_error;
 using refwire::rpc::status_code;
 using rpctest::calculator;
+using rpctest::expect_rpc_error;
 
 /// rpc_test_server as a child process: started with pipes on its standard
 /// input and output; killed and reaped by the destructor.
@@ -103,17 +104,6 @@ class server_process {
   int stdout_ = -1;
   std::vector<std::string> uris_;
 };
-
-template <class F>
-void expect_rpc_error(F&& f, status_code code, const std::string& text) {
-  try {
-    f();
-    ADD_FAILURE() << "no rpc_error thrown";
-  } catch (const rpc_error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-  }
-}
 
 TEST(rpc_process, binary_over_unix_and_json_only_over_tcp) {
   rpctest::temp_dir dir;

@@ -18,9 +18,22 @@
 #include <gtest/gtest.h>
 
 #include <refwire/rpc/detail/protocol.hpp>
+#include <refwire/rpc/error.hpp>
 #include <refwire/transports/transport.hpp>
 
 namespace rpctest {
+
+/// Expects f() to throw refwire::rpc::rpc_error with this code and a message containing text.
+template <class F>
+void expect_rpc_error(F&& f, refwire::rpc::status_code code, const std::string& text) {
+  try {
+    f();
+    ADD_FAILURE() << "no rpc_error thrown (expected " << refwire::rpc::to_string(code) << ")";
+  } catch (const refwire::rpc::rpc_error& e) {
+    EXPECT_EQ(e.code(), code) << e.what();
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << "message: " << e.what() << "\nexpected: " << text;
+  }
+}
 
 /// A temporary directory, removed with everything in it.
 class temp_dir {

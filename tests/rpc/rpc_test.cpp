@@ -25,6 +25,7 @@ using refwire::rpc::rpc_error;
 using refwire::rpc::remote_error;
 using refwire::rpc::status_code;
 using rpctest::calculator;
+using rpctest::expect_rpc_error;
 using rpctest::transport;
 
 /// A running server of calculator (and greeter) on one endpoint.
@@ -42,18 +43,6 @@ struct served {
   refwire::rpc::server server;
   std::string uri;
 };
-
-/// Expects f to throw rpc_error with code and a message containing text.
-template <class F>
-void expect_rpc_error(F&& f, status_code code, const std::string& text) {
-  try {
-    f();
-    ADD_FAILURE() << "no rpc_error thrown (expected " << refwire::rpc::to_string(code) << ")";
-  } catch (const rpc_error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << "message: " << e.what() << "\nexpected: " << text;
-  }
-}
 
 struct combo {
   transport t;
