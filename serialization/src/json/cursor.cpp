@@ -705,6 +705,17 @@ int reader::is_null() {
     fail_sj(s, *this, e, "value");
     return -1;
   }
+  if (n && s.root) [[unlikely]] {
+    // As with a root bool: simdjson takes `null5` (a root null followed by a
+    // byte that is not a delimiter) as null; check the token itself.
+    const std::string_view raw = raw_token(s);
+    if (raw != "null") [[unlikely]] {
+      if (!raw.empty()) value_at = static_cast<std::size_t>(raw.data() - s.base);
+      const std::string shown = raw.size() > 32 ? std::string(raw.substr(0, 32)) + "..." : std::string(raw);
+      record_failure(*this, errc::invalid_json, value_at, "invalid literal \"" + shown + "\" (expected null)");
+      return -1;
+    }
+  }
   return n ? 1 : 0;
 }
 

@@ -129,6 +129,11 @@ TEST(json_raw, invalid_text_is_an_encode_error) {
             R"($.payload: raw_json is not valid JSON: invalid literal "false'" (expected false) (at index 0))");
   EXPECT_EQ(bin_raw_error(refwire::serialize(std::string("false'"))),
             R"($: raw_json is not valid JSON: invalid literal "false'" (expected false) (at index 0), at offset 0)");
+  e.payload.text = "\n\nnull5\n";  // the same for null (found by fuzz_json_value)
+  EXPECT_EQ(encode_error_of([&] { (void)refwire::to_json(e); }),
+            R"($.payload: raw_json is not valid JSON: invalid literal "null5" (expected null) (at index 2))");
+  EXPECT_EQ(bin_raw_error(refwire::serialize(std::string("null5"))),
+            R"($: raw_json is not valid JSON: invalid literal (expected null) (at index 0), at offset 0)");
   e.payload.text = "1 2";
   EXPECT_EQ(encode_error_of([&] { (void)refwire::to_json(e); }),
             "$.payload: raw_json is not valid JSON: trailing content after the value (at index 0)");
