@@ -318,9 +318,9 @@ std::optional<frame_header> parse_header(std::span<const std::byte, header_size>
   }
   h.kind = static_cast<frame_kind>(kind);
   h.flags = static_cast<std::uint8_t>(in[2]);
-  if ((h.flags & ~flag_compressed) != 0) {
-    why = "unknown frame flags " + hex_byte(static_cast<std::uint8_t>(h.flags & ~flag_compressed)) + " in " +
-          hex_byte(h.flags) + " (this side knows " + hex_byte(flag_compressed) + ")";
+  if ((h.flags & ~known_flags) != 0) {
+    why = "unknown frame flags " + hex_byte(static_cast<std::uint8_t>(h.flags & ~known_flags)) + " in " +
+          hex_byte(h.flags) + " (this side knows " + hex_byte(known_flags) + ")";
     return std::nullopt;
   }
   h.codec = static_cast<std::uint8_t>(in[3]);
@@ -338,6 +338,17 @@ std::optional<frame_header> parse_header(std::span<const std::byte, header_size>
     why = "frame kind " + std::string(to_string(h.kind)) +
           " cannot be compressed (only request, response and one_way payloads are)";
     return std::nullopt;
+  }
+  if ((h.flags & flag_deadline) != 0) {
+    if (h.kind != frame_kind::request) {
+      why = "frame kind " + std::string(to_string(h.kind)) + " cannot carry a deadline (only request frames do)";
+      return std::nullopt;
+    }
+    if (h.length < deadline_prefix_size) {
+      why = "a request with the deadline flag is " + std::to_string(h.length) +
+            " bytes long, shorter than its 4-byte deadline";
+      return std::nullopt;
+    }
   }
   const bool empty_payload = h.kind == frame_kind::cancel || h.kind == frame_kind::ping || h.kind == frame_kind::pong;
   if (empty_payload && h.length != 0) {

@@ -305,10 +305,21 @@ TEST(RpcHeader, HostileHeadersAreRefusedWithTheirReason) {
   EXPECT_EQ(refusal(with(1, 0)), "unknown frame kind 0");
   EXPECT_EQ(refusal(with(1, 10)), "unknown frame kind 10");
   EXPECT_EQ(refusal(with(1, 42)), "unknown frame kind 42");
-  EXPECT_EQ(refusal(with(2, 0x02)), "unknown frame flags 0x02 in 0x02 (this side knows 0x01)");
-  EXPECT_EQ(refusal(with(2, 0xff)), "unknown frame flags 0xfe in 0xff (this side knows 0x01)");
-  EXPECT_EQ(refusal(with(2, 0x80)), "unknown frame flags 0x80 in 0x80 (this side knows 0x01)");
-  EXPECT_EQ(refusal(with(2, 0x03)), "unknown frame flags 0x02 in 0x03 (this side knows 0x01)");
+  EXPECT_EQ(refusal(with(2, 0x04)), "unknown frame flags 0x04 in 0x04 (this side knows 0x03)");
+  EXPECT_EQ(refusal(with(2, 0xff)), "unknown frame flags 0xfc in 0xff (this side knows 0x03)");
+  EXPECT_EQ(refusal(with(2, 0x80)), "unknown frame flags 0x80 in 0x80 (this side knows 0x03)");
+  EXPECT_EQ(refusal(with(2, 0x07)), "unknown frame flags 0x04 in 0x07 (this side knows 0x03)");
+  // The deadline flag: a request with at least its 4-byte prefix, compressed or not.
+  EXPECT_EQ(refusal(with(2, 0x02)), "(parsed)");
+  EXPECT_EQ(refusal(with(2, 0x03)), "(parsed)");
+  EXPECT_EQ(refusal(header_bytes({.kind = pd::frame_kind::request, .flags = pd::flag_deadline, .codec = 1, .length = 4})),
+            "(parsed)");
+  EXPECT_EQ(refusal(header_bytes({.kind = pd::frame_kind::request, .flags = pd::flag_deadline, .codec = 1, .length = 3})),
+            "a request with the deadline flag is 3 bytes long, shorter than its 4-byte deadline");
+  EXPECT_EQ(refusal(header_bytes({.kind = pd::frame_kind::one_way, .flags = pd::flag_deadline, .codec = 1, .length = 8})),
+            "frame kind one_way cannot carry a deadline (only request frames do)");
+  EXPECT_EQ(refusal(header_bytes({.kind = pd::frame_kind::response, .flags = pd::flag_deadline, .codec = 1, .length = 8})),
+            "frame kind response cannot carry a deadline (only request frames do)");
   // The version is checked before anything else: another version's header may mean anything.
   std::vector<std::byte> v2 = with(0, 2);
   v2[1] = std::byte{42};
@@ -802,10 +813,12 @@ TEST(RpcDocs, EveryQuotedMessageIsOneTheParsersPrint) {
   const std::vector<std::string> printed = {
       header_refusal(0, 2),
       header_refusal(1, 42),
-      header_refusal(2, 0x03),
+      header_refusal(2, 0x07),
       header_of_frame({.length = 32u << 20}),
       header_of_frame({.kind = pd::frame_kind::handshake, .flags = pd::flag_compressed, .length = 4}),
       header_of_frame({.kind = pd::frame_kind::ping, .length = 8}),
+      header_of_frame({.kind = pd::frame_kind::one_way, .flags = pd::flag_deadline, .length = 8}),
+      header_of_frame({.kind = pd::frame_kind::request, .flags = pd::flag_deadline, .length = 3}),
       parse_error<pd::handshake>(unhex("01 09 00 00 00 00 00 00")),
       parse_error<pd::handshake>(unhex("01 01 07 00 00 00 00 00")),
       parse_error<pd::handshake>(unhex("01 01 00 00 00 00 80 80 80 80 10 00 00 00")),

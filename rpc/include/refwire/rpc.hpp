@@ -15,8 +15,10 @@
 //   refwire::rpc::client<calculator> calc("unix:///tmp/calc.sock");
 //   int r = calc.call<&calculator::add>(2, 3);
 
+#include <refwire/rpc/call_context.hpp>
 #include <refwire/rpc/client.hpp>
 #include <refwire/rpc/error.hpp>
+#include <refwire/rpc/hooks.hpp>
 #include <refwire/rpc/options.hpp>
 #include <refwire/rpc/pending.hpp>
 #include <refwire/rpc/server.hpp>

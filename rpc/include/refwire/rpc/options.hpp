@@ -9,9 +9,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
+#include <refwire/rpc/hooks.hpp>
 #include <refwire/rpc/status.hpp>
 #include <refwire/serialization/options.hpp>  // refwire::compression
 
@@ -39,15 +41,51 @@ struct client_options {
   std::uint32_t max_calls_in_flight = 4096;
   /// With compression::lz4: payloads shorter than this travel as they are.
   std::uint32_t compression_threshold = 1024;
+  /// 0 (the default): no pings. Otherwise a connection that has received
+  /// nothing for this long is sent a ping, by a thread the client then owns.
+  std::chrono::milliseconds ping_interval = std::chrono::milliseconds(0);
+  /// No frame within this after a ping: the connection is taken for dead,
+  /// the calls in flight fail with unavailable, the next call connects again.
+  /// So a dead peer behind a silent network is found within
+  /// ping_interval + ping_timeout.
+  std::chrono::milliseconds ping_timeout = std::chrono::seconds(5);
+  /// Hooks (refwire/rpc/hooks.hpp): none by default, and then they cost nothing.
+  std::shared_ptr<refwire::rpc::stats_sink> stats = nullptr;
+  std::shared_ptr<refwire::rpc::logger> log = nullptr;
 };
 
 struct server_options {
-  /// Threads that run the event loop: they read requests and run the handlers.
+  /// Threads that run the event loop: they read requests (and run the
+  /// handlers when handler_threads is 0).
   unsigned io_threads = 1;
   /// The longest payload accepted or sent (a longer reply becomes a resource_exhausted error reply).
   std::uint32_t max_frame_size = default_max_frame_size;
+  /// Requests of one connection read and not yet answered (queued for or
+  /// running on a handler thread); past it a new request gets a
+  /// resource_exhausted error reply and the connection stays.
+  std::uint32_t max_calls_in_flight = 1024;
   /// A connection that has not completed its handshake by then is closed.
   std::chrono::milliseconds handshake_timeout = std::chrono::seconds(10);
+  /// A connection that has sent nothing for this long, with no call of it in
+  /// flight, is closed (0, the default: never).
+  std::chrono::milliseconds idle_timeout = std::chrono::milliseconds(0);
+  /// A connection whose replies wait to be written and that has taken none of
+  /// their bytes for this long (a peer that stopped reading) is closed.
+  std::chrono::milliseconds write_timeout = std::chrono::seconds(30);
+  /// stop() waits this long for the running handlers; then their calls and
+  /// the queued ones fail with unavailable (the handlers see cancelled()).
+  std::chrono::milliseconds drain_timeout = std::chrono::seconds(5);
+  /// Open connections, every endpoint together; past it a new connection is
+  /// sent an error frame (resource_exhausted, saying why) and closed.
+  std::uint32_t max_connections = 1024;
+  /// 0 (the default): a handler runs on the IO thread that read its request,
+  /// and one connection's requests are answered in order. Otherwise a pool of
+  /// this many threads runs them: a slow handler delays no other call, and
+  /// replies may come out of order.
+  unsigned handler_threads = 0;
+  /// Hooks (refwire/rpc/hooks.hpp): none by default, and then they cost nothing.
+  std::shared_ptr<refwire::rpc::stats_sink> stats = nullptr;
+  std::shared_ptr<refwire::rpc::logger> log = nullptr;
 };
 
 struct endpoint_options {

@@ -39,6 +39,13 @@ enum class frame_kind : std::uint8_t {
 
 /// Frame flags (byte 2 of the header); every other bit must be 0.
 inline constexpr std::uint8_t flag_compressed = 0x01;  ///< the payload is an lz4 envelope (refwire::compress)
+/// Requests only: the payload starts with a u32le, the caller's timeout in
+/// milliseconds (counted by the server from when it reads the frame); the
+/// arguments (compressed or not) follow it.
+inline constexpr std::uint8_t flag_deadline = 0x02;
+inline constexpr std::uint8_t known_flags = flag_compressed | flag_deadline;
+/// The length of the deadline prefix of a request with flag_deadline.
+inline constexpr std::size_t deadline_prefix_size = 4;
 
 /// The fixed 16-byte header, little-endian:
 ///   0 u8 version | 1 u8 kind | 2 u8 flags | 3 u8 codec (format id, 0 when the payload is not codec bytes)
@@ -57,7 +64,8 @@ void write_header(const frame_header& h, std::span<std::byte, header_size> out) 
 
 /// Parses and checks a header: known version and kind, no unknown flag bits,
 /// length <= max_payload; also flag_compressed only on request, response and
-/// one_way, and no payload on cancel, ping and pong. On failure returns nullopt and sets why, e.g.
+/// one_way, flag_deadline only on request (with a length of at least
+/// deadline_prefix_size), and no payload on cancel, ping and pong. On failure returns nullopt and sets why, e.g.
 /// "frame of 33554432 bytes is longer than max_frame_size (16777216)",
 /// "unknown frame kind 42", "protocol version 2 is not supported (this side speaks version 1)".
 [[nodiscard]] std::optional<frame_header> parse_header(std::span<const std::byte, header_size> in,
