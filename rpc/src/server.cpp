@@ -48,6 +48,8 @@ using steady = std::chrono::steady_clock;
 constexpr std::size_t backlog_pause_bytes = 8u << 20;
 /// A recycled call keeps an argument buffer up to this size (a larger one is freed).
 constexpr std::size_t job_keep_bytes = 256u << 10;
+/// The argument buffer a job made at start() has already.
+constexpr std::size_t job_warm_bytes = 1024;
 /// How long a connection refused for max_connections is kept open at most,
 /// so that its client reads the reason before the socket goes.
 constexpr std::chrono::milliseconds refused_linger{1000};
@@ -149,7 +151,8 @@ struct endpoint_entry {
 struct server_state {
   explicit server_state(const server_options& o)
       : options(o),
-        need_clock(o.stats != nullptr || (o.log != nullptr && o.log->slow_call().count() > 0)),
+        need_clock(o.stats != nullptr ||
+                   (o.log != nullptr && o.log->slow_call().count() > 0 && o.log->enabled(log_level::warning))),
         max_in_flight(std::max<std::uint32_t>(o.max_calls_in_flight, 1)) {}
 
   server_options options;
@@ -255,7 +258,9 @@ struct server_state {
 
 struct server_connection : std::enable_shared_from_this<server_connection> {
   server_connection(server_state& s, endpoint_entry& e, std::unique_ptr<transports::stream> st)
-      : server(s), endpoint(e), stream(std::move(st)), handshake_timer(s.io), idle_timer(s.io), write_timer(s.io) {}
+      : server(s), endpoint(e), stream(std::move(st)), handshake_timer(s.io), idle_timer(s.io), write_timer(s.io) {
+    if (server.options.log) peer_text = describe(stream->peer());  // before any other thread can see it
+  }
 
   server_state& server;
   endpoint_entry& endpoint;
@@ -312,7 +317,6 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
 
   void begin(std::string refusal) {
     auto self = shared_from_this();
-    if (server.options.log) peer_text = describe(stream->peer());
     std::unique_lock guard(busy);  // stop() may close the connection (and cancel the timer) meanwhile
     auto linger = server.options.handshake_timeout;
     if (!refusal.empty()) {
@@ -426,8 +430,11 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   /// stopped on the IO thread.
   template <class Why>
   void fail_outside_busy(Why&& why) {
-    if (!mark_closed(why)) return;
-    outstanding.fetch_add(1);
+    outstanding.fetch_add(1);  // first: once closed, a completion elsewhere may drop the connection
+    if (!mark_closed(why)) {
+      release();
+      return;
+    }
     boost::asio::post(server.io, [this] {
       {
         std::lock_guard lock(busy);
@@ -1218,6 +1225,10 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
 
 void server_state::run_pool() {
   call_buffers buffers;  // this thread's: replies are built here, not in the connection
+  // Whichever thread takes a call, its usual reply fits at once (no thread
+  // meets its first larger reply long after the others have).
+  buffers.reply.reserve(job_warm_bytes * 4);
+  buffers.control.reserve(job_warm_bytes);
   for (;;) {
     call_job* j = nullptr;
     {
@@ -1374,6 +1385,18 @@ void server::start() {
   for (unsigned i = 0; i < st.options.io_threads; ++i) {
     st.threads.emplace_back([&st] { st.io.run(); });
   }
+  if (st.options.handler_threads > 0) {
+    // Jobs for the calls in flight and for those answered but not yet
+    // recycled by their thread: made now, so that a call does not allocate
+    // when that race first goes one deeper.
+    std::lock_guard pool(st.pool_mutex);
+    for (unsigned i = 0; i < 2 * st.options.handler_threads + 2; ++i) {
+      st.jobs.push_back(std::make_unique<detail::call_job>());
+      st.jobs.back()->args.reserve(detail::job_warm_bytes);
+      st.jobs.back()->next = st.free_jobs;
+      st.free_jobs = st.jobs.back().get();
+    }
+  }
   for (unsigned i = 0; i < st.options.handler_threads; ++i) {
     st.pool.emplace_back([&st] { st.run_pool(); });
   }
@@ -1409,13 +1432,12 @@ void server::stop() {
   // answered and its replies written. The check runs on an IO thread, after
   // the batch a connection may be handling (an inline handler running).
   for (auto& c : connections) {
-    c->outstanding.fetch_add(1);
-    boost::asio::post(st.io, [raw = c.get()] {
+    boost::asio::post(st.io, [c] {  // c may be forgotten meanwhile: this keeps it alive
       {
-        std::lock_guard busy(raw->busy);
-        raw->close_if_drained();
+        std::lock_guard busy(c->busy);
+        c->close_if_drained();
       }
-      raw->release();
+      c->maybe_forget();
     });
   }
   connections.clear();

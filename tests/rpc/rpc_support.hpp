@@ -262,7 +262,8 @@ class raw_peer {
     h.codec = static_cast<std::uint8_t>(codec);
     h.request_id = request_id;
     h.method_id = method_id;
-    send_frame(h, request_payload(h, args, deadline_ms));
+    const std::vector<std::byte> payload = request_payload(h, args, deadline_ms);  // sets the flag in h first
+    send_frame(h, payload);
   }
 
   /// A request's payload: the deadline prefix (setting flag_deadline in h) when
