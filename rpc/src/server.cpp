@@ -271,7 +271,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   frame_reader reader;
   std::string peer_text;  // describe(peer), made only when there is a logger
   bool counted = false;   // counts against max_connections
-  bool refused = false;   // refused at accept (max_connections): reads are dropped until the peer closes
+  bool refused = false;   // refused at accept (max_connections): reads are dropped until the peer closes (set before it is shared)
 
   // Agreed in the handshake (then read-only: pool threads read them).
   bool ready = false;
@@ -298,7 +298,6 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   std::uint32_t in_flight = 0;
   std::vector<call_job*> by_id;  // pool: open addressing by request id (requests only)
   std::uint32_t by_id_count = 0;
-  bool abandoned = false;  // the drain timeout answered every call: nothing more is sent for them
   call_job inline_job;     // handler_threads == 0: the call the IO thread runs
 
   std::mutex write_mutex;
@@ -319,10 +318,9 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     auto self = shared_from_this();
     std::unique_lock guard(busy);  // stop() may close the connection (and cancel the timer) meanwhile
     auto linger = server.options.handshake_timeout;
-    if (!refusal.empty()) {
+    if (refused) {
       // max_connections: the reason now, without waiting for the handshake; the
       // socket stays open (its input dropped) until the client has read it.
-      refused = true;
       if (server.logs(log_level::warning))
         server.log(log_level::warning, "server: connection from " + peer_text + " refused: " + refusal);
       encode_error(buffers.control, status_code::resource_exhausted, "", refusal);
@@ -678,11 +676,10 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
 
   /// A call that failed before it got a job (refused, or past a limit): its
   /// error reply and its hooks.
-  void fail_early(const frame_view& f, std::int32_t at, status_code code, const std::string& message,
-                  log_level level = log_level::debug) {
+  void fail_early(const frame_view& f, std::int32_t at, status_code code, const std::string& message) {
     const bool one_way = f.header.kind == frame_kind::one_way;
-    if (level != log_level::debug && server.logs(level))
-      server.log(level, "server: connection from " + peer_text + ": " + message);
+    if (server.logs(log_level::warning))
+      server.log(log_level::warning, "server: connection from " + peer_text + ": " + message);
     std::size_t sent = 0;
     if (!one_way) {
       encode_error(buffers.control, code, "", message);
@@ -751,8 +748,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
         fail_early(f, at, status_code::resource_exhausted,
                    m.info.full_name + ": " + std::to_string(busy_calls) +
                        " calls are in flight on this connection (max_calls_in_flight " +
-                       std::to_string(server.max_in_flight) + ")",
-                   log_level::warning);
+                       std::to_string(server.max_in_flight) + ")");
         return;
       }
       outstanding.fetch_add(1);  // released by the pool thread that answers it
@@ -820,6 +816,12 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     {
       call_context::scope in_call(*j.ctx);
       m.invoke(m.impl, codec, args, b.reply, outcome);
+    }
+    if (outcome.code != status_code::ok && (outcome.type.empty() || outcome.type == "refwire::encode_error")) {
+      // not the handler's own failure: arguments that do not decode (a refused
+      // frame), or a reply that does not encode
+      const log_level level = outcome.type.empty() ? log_level::warning : log_level::error;
+      if (server.logs(level)) server.log(level, "server: connection from " + peer_text + ": " + outcome.message);
     }
     if (j.one_way) {
       answer(j, outcome.code, frame_kind::one_way, 0, {}, 0);
@@ -1015,7 +1017,6 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     std::vector<owed> calls;
     {
       std::lock_guard c(calls_mutex);
-      abandoned = true;
       for (call_job* j = in_flight_head; j != nullptr;) {
         call_job* next = j->next_in_conn;
         if (j->state == call_job::phase::running && j->ctx) j->ctx->cancel();
@@ -1273,6 +1274,7 @@ void server_state::accept(endpoint_entry& e) {
         if (admitted >= options.max_connections) {
           refusal = "the server has " + std::to_string(admitted) + " connections open (max_connections " +
                     std::to_string(options.max_connections) + ")";
+          c->refused = true;  // before another thread can see it
         } else {
           ++admitted;
           c->counted = true;

@@ -270,6 +270,7 @@ TEST_P(hostile_server, an_unknown_method_id_is_an_unimplemented_reply_and_the_co
     EXPECT_EQ(e.message, "no method with id 0x12345678 is served here");
     EXPECT_TRUE(peer->answers_ping());
   }
+  EXPECT_EQ(w.log->count(log_level::warning, ": no method with id 0x12345678 is served here"), 1u) << w.log->dump();
   w.finish();
 }
 
@@ -295,6 +296,8 @@ TEST_P(hostile_server, arguments_that_do_not_decode_are_an_invalid_argument_repl
     EXPECT_EQ(ok->header.request_id, 78u);
     EXPECT_EQ(refwire::deserialize<std::tuple<int>>(ok->payload), std::tuple<int>{42});
   }
+  EXPECT_EQ(w.log->count(log_level::warning, ": calc.v1.add: the arguments do not decode as (i32,i32)"), 1u)
+      << w.log->dump();
   w.finish();
 }
 
@@ -313,6 +316,9 @@ TEST_P(hostile_server, a_request_in_another_codec_than_agreed_is_refused_and_the
     EXPECT_EQ(e.message, "calc.v1.add: the request is in codec 2, the handshake agreed on binary");
     EXPECT_TRUE(peer->answers_ping(9));
   }
+  EXPECT_EQ(w.log->count(log_level::warning, ": calc.v1.add: the request is in codec 2, the handshake agreed on binary"),
+            1u)
+      << w.log->dump();
   w.finish();
 }
 
