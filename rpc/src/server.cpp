@@ -1,8 +1,15 @@
 // The server: listeners, connections and dispatch on an event loop that
 // server_options::io_threads threads run. A connection reads, parses every
-// whole frame it has, runs each request's handler right there and writes the
-// reply (one gather write per frame; what the socket does not take now waits
+// whole frame it has and, with handler_threads == 0, runs each request's
+// handler right there and writes the reply; with a handler pool it queues the
+// request for a pool thread, which runs the handler and writes the reply
+// itself (one gather write per frame; what the socket does not take now waits
 // in the connection's backlog and goes out when it is writable).
+//
+// A call is a call_job from the moment its request is parsed until it is
+// answered: tracked by its connection (the in-flight list, and by request id
+// for cancel frames and the reuse check), answered exactly once (its reply,
+// an error, or unavailable at the drain timeout), then recycled.
 
 #include <algorithm>
 #include <array>
@@ -17,6 +24,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <refwire/rpc/call_context.hpp>
 #include <refwire/rpc/detail/protocol.hpp>
 #include <refwire/rpc/server.hpp>
 #include <refwire/serialization/compression.hpp>
@@ -34,13 +42,51 @@ namespace detail {
 
 namespace {
 
+using steady = std::chrono::steady_clock;
+
 /// While a connection's unsent replies exceed this, it stops reading requests.
 constexpr std::size_t backlog_pause_bytes = 8u << 20;
+/// A recycled call keeps an argument buffer up to this size (a larger one is freed).
+constexpr std::size_t job_keep_bytes = 256u << 10;
+/// The argument buffer a job made at start() has already.
+constexpr std::size_t job_warm_bytes = 1024;
+/// How long a connection refused for max_connections is kept open at most,
+/// so that its client reads the reason before the socket goes.
+constexpr std::chrono::milliseconds refused_linger{1000};
 
 std::string hex_id(std::uint32_t id) {
   char text[16];
   std::snprintf(text, sizeof text, "0x%08x", id);
   return text;
+}
+
+std::string ms_text(std::chrono::milliseconds d) { return std::to_string(d.count()) + " ms"; }
+
+/// "120.4 ms", "35.0 µs", "2.10 s".
+std::string duration_text(std::chrono::nanoseconds d) {
+  char text[32];
+  const double ns = static_cast<double>(d.count());
+  if (ns >= 1e9) {
+    std::snprintf(text, sizeof text, "%.2f s", ns / 1e9);
+  } else if (ns >= 1e6) {
+    std::snprintf(text, sizeof text, "%.1f ms", ns / 1e6);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f \xc2\xb5s", ns / 1e3);
+  }
+  return text;
+}
+
+/// "unix:///run/calc.sock (pid 4242, uid 1000)", "tcp://127.0.0.1:50412".
+std::string describe(const transports::peer_identity& p) {
+  std::string s = p.address.empty() ? std::string("an unnamed peer") : p.address;
+  if (p.pid || p.uid) {
+    s += " (";
+    if (p.pid) s += "pid " + std::to_string(*p.pid);
+    if (p.pid && p.uid) s += ", ";
+    if (p.uid) s += "uid " + std::to_string(*p.uid);
+    s += ")";
+  }
+  return s;
 }
 
 template <class T, class Name>
@@ -53,7 +99,46 @@ std::string list_of(const std::vector<T>& items, Name name) {
   return out.empty() ? std::string("nothing") : out;
 }
 
+std::uint32_t read_u32le(std::span<const std::byte> p) noexcept {
+  return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+         static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+}
+
 }  // namespace
+
+/// The buffers one thread builds replies in (an IO thread's connection, or a pool thread).
+struct call_buffers {
+  std::vector<std::byte> reply;       // the reply payload being built
+  std::vector<std::byte> compressed;  // its lz4 envelope
+  std::vector<std::byte> control;     // handshake replies and error payloads
+  std::vector<std::byte> inflated;    // a compressed request's arguments
+};
+
+struct server_connection;
+
+/// One call, from its request parsed to its answer; recycled after.
+struct call_job {
+  enum class phase : std::uint8_t { queued, running };
+
+  call_job* next = nullptr;  // the pool's queue, or the free list
+  call_job* prev_in_conn = nullptr;  // the connection's in-flight list
+  call_job* next_in_conn = nullptr;
+  server_connection* conn = nullptr;
+  std::int32_t method = -1;  // position in server_state::methods
+  std::uint32_t id = 0;
+  std::uint32_t method_id = 0;
+  std::uint32_t deadline_ms = 0;
+  bool one_way = false;
+  bool compressed = false;
+  bool answered = false;  // under the connection's calls_mutex: answered (or given up) and untracked
+  phase state = phase::queued;
+  steady::time_point deadline = steady::time_point::max();
+  steady::time_point read_at{};  // the hook clock when the request was read (only when a hook needs it)
+  std::size_t request_bytes = 0;
+  std::vector<std::byte> args;       // pool: the arguments as received (compressed or not)
+  std::span<const std::byte> view;   // what run() decodes: args, or the read buffer (inline)
+  std::optional<call_context> ctx;
+};
 
 struct endpoint_entry {
   explicit endpoint_entry(boost::asio::io_context& io) : retry(io) {}
@@ -63,12 +148,16 @@ struct endpoint_entry {
   std::string uri;
 };
 
-struct server_connection;
-
 struct server_state {
-  explicit server_state(const server_options& o) : options(o) {}
+  explicit server_state(const server_options& o)
+      : options(o),
+        need_clock(o.stats != nullptr ||
+                   (o.log != nullptr && o.log->slow_call().count() > 0 && o.log->enabled(log_level::warning))),
+        max_in_flight(std::max<std::uint32_t>(o.max_calls_in_flight, 1)) {}
 
   server_options options;
+  const bool need_clock;  // a hook reads the hook clock around each call
+  const std::uint32_t max_in_flight;
   boost::asio::io_context io;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work;
   std::vector<served_method> methods;
@@ -80,10 +169,26 @@ struct server_state {
   std::condition_variable changed;
   std::vector<std::unique_ptr<endpoint_entry>> endpoints;
   std::map<server_connection*, std::shared_ptr<server_connection>> connections;
+  std::uint32_t admitted = 0;  // connections that count against max_connections
   std::vector<std::thread> threads;
   bool started = false;
   bool stopping = false;
   bool stopped = false;
+  std::atomic<bool> draining{false};  // stopping, readable without the mutex
+
+  // The handler pool (handler_threads > 0).
+  std::mutex pool_mutex;  // the queue, the free list, pool_stop
+  std::condition_variable pool_wake;
+  call_job* queue_head = nullptr;
+  call_job* queue_tail = nullptr;
+  call_job* free_jobs = nullptr;
+  std::vector<std::unique_ptr<call_job>> jobs;  // every job ever made (they are recycled)
+  bool pool_stop = false;
+  std::vector<std::thread> pool;
+
+  [[nodiscard]] bool pooled() const noexcept { return options.handler_threads > 0; }
+  [[nodiscard]] bool logs(log_level l) const noexcept { return options.log && options.log->enabled(l); }
+  void log(log_level l, const std::string& message) const noexcept { options.log->write(l, message); }
 
   /// The position of the served method with this id, or -1.
   [[nodiscard]] std::int32_t find(std::uint32_t id) const noexcept {
@@ -107,21 +212,68 @@ struct server_state {
     }
   }
 
+  /// A job from the free list (a new one when it is empty). Under pool_mutex.
+  call_job* take_job() {
+    if (free_jobs == nullptr) {
+      jobs.push_back(std::make_unique<call_job>());
+      return jobs.back().get();
+    }
+    call_job* j = free_jobs;
+    free_jobs = j->next;
+    j->next = nullptr;
+    return j;
+  }
+
+  void recycle(call_job* j) {
+    j->ctx.reset();
+    j->view = {};
+    if (j->args.capacity() > job_keep_bytes) {
+      std::vector<std::byte>().swap(j->args);
+    } else {
+      j->args.clear();
+    }
+    std::lock_guard lock(pool_mutex);
+    j->next = free_jobs;
+    free_jobs = j;
+  }
+
+  void enqueue(call_job* j) {
+    {
+      std::lock_guard lock(pool_mutex);
+      j->next = nullptr;
+      if (queue_tail != nullptr) {
+        queue_tail->next = j;
+      } else {
+        queue_head = j;
+      }
+      queue_tail = j;
+    }
+    pool_wake.notify_one();
+  }
+
+  void run_pool();
   void accept(endpoint_entry& e);
   void forget(server_connection* c);
 };
 
 struct server_connection : std::enable_shared_from_this<server_connection> {
   server_connection(server_state& s, endpoint_entry& e, std::unique_ptr<transports::stream> st)
-      : server(s), endpoint(e), stream(std::move(st)), handshake_timer(s.io) {}
+      : server(s), endpoint(e), stream(std::move(st)), handshake_timer(s.io), idle_timer(s.io), write_timer(s.io) {
+    if (server.options.log) peer_text = describe(stream->peer());  // before any other thread can see it
+  }
 
   server_state& server;
   endpoint_entry& endpoint;
   std::unique_ptr<transports::stream> stream;
-  boost::asio::steady_timer handshake_timer;
+  boost::asio::steady_timer handshake_timer;  // under busy
+  boost::asio::steady_timer idle_timer;       // under busy
+  boost::asio::steady_timer write_timer;      // under timer_mutex
   frame_reader reader;
+  std::string peer_text;  // describe(peer), made only when there is a logger
+  bool counted = false;   // counts against max_connections
+  bool refused = false;   // refused at accept (max_connections): reads are dropped until the peer closes (set before it is shared)
 
-  // Agreed in the handshake.
+  // Agreed in the handshake (then read-only: pool threads read them).
   bool ready = false;
   rpc::codec codec = rpc::codec::binary;
   refwire::compression compression = refwire::compression::none;
@@ -130,30 +282,66 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   /// Per served method: "" when this connection may call it, else why not.
   std::vector<std::string> refusals;
 
-  std::vector<std::byte> reply;       // the reply payload being built
-  std::vector<std::byte> compressed;  // its lz4 envelope
-  std::vector<std::byte> control;     // handshake replies and error payloads
-  std::vector<std::byte> inflated;    // a compressed request's arguments
+  call_buffers buffers;  // the IO thread's (inline calls and control frames)
 
-  std::mutex busy;  // held while a batch of frames is handled (stop() waits for it)
+  std::mutex busy;  // held while a batch of frames is handled (and around closing)
+  steady::time_point last_frame{};  // idle_timeout > 0: when a read last brought bytes (under busy)
+  // The read batch being handled (under busy): its clock readings, taken when first needed.
+  std::optional<steady::time_point> batch_read_at;
+  std::optional<steady::time_point> batch_hook_at;
+  bool handler_ran = false;  // since batch_read_at was read
+  std::string closing_reason;  // close_gracefully's reason, for the log when it happens
+
+  // The calls in flight (queued for or running on a handler thread, or the inline one).
+  std::mutex calls_mutex;
+  call_job* in_flight_head = nullptr;
+  std::uint32_t in_flight = 0;
+  std::vector<call_job*> by_id;  // pool: open addressing by request id (requests only)
+  std::uint32_t by_id_count = 0;
+  call_job inline_job;     // handler_threads == 0: the call the IO thread runs
+
   std::mutex write_mutex;
   std::vector<std::byte> backlog;  // bytes the socket did not take yet
   std::size_t backlog_sent = 0;
+  std::atomic<std::size_t> backlog_left{0};  // backlog.size() - backlog_sent, for a look without the lock
   bool waiting_writable = false;
   bool paused = false;  // not reading until the backlog drains
   bool close_after_flush = false;
-  std::atomic<bool> closed{false};  // read by send() under write_mutex, set under busy
+  bool write_timer_armed = false;
+  steady::time_point last_progress{};  // when the socket last took backlog bytes
+  std::mutex timer_mutex;              // the write timer object (taken last)
+  std::atomic<bool> closed{false};
 
-  void begin() {
+  // ---------------------------------------------------------------- lifetime
+
+  void begin(std::string refusal) {
     auto self = shared_from_this();
     std::unique_lock guard(busy);  // stop() may close the connection (and cancel the timer) meanwhile
-    handshake_timer.expires_after(server.options.handshake_timeout);
+    auto linger = server.options.handshake_timeout;
+    if (refused) {
+      // max_connections: the reason now, without waiting for the handshake; the
+      // socket stays open (its input dropped) until the client has read it.
+      if (server.logs(log_level::warning))
+        server.log(log_level::warning, "server: connection from " + peer_text + " refused: " + refusal);
+      encode_error(buffers.control, status_code::resource_exhausted, "", refusal);
+      send(frame_kind::error, 0, 0, 0, buffers.control);
+      linger = std::min<std::chrono::milliseconds>(linger, refused_linger);
+    } else if (server.logs(log_level::info)) {
+      server.log(log_level::info, "server: connection from " + peer_text + " opened on " + endpoint.uri);
+    }
+    handshake_timer.expires_after(linger);
     handshake_timer.async_wait([self](const boost::system::error_code& ec) {
       if (ec) return;
       {
         std::lock_guard lock(self->busy);
         if (self->ready) return;
-        self->close_now();
+        if (!self->refused && !self->closed && self->server.logs(log_level::warning)) {
+          self->server.log(log_level::warning, "server: connection from " + self->peer_text +
+                                                   ": no handshake within handshake_timeout (" +
+                                                   ms_text(self->server.options.handshake_timeout) + ")");
+        }
+        self->close_now([&] { return "no handshake within handshake_timeout (" +
+                                     ms_text(self->server.options.handshake_timeout) + ")"; });
       }
       self->maybe_forget();
     });
@@ -164,7 +352,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
 
   // The completions capture `this` alone (so std::function keeps them without
   // allocating); the connection stays in server_state::connections until it is
-  // closed and no operation is outstanding.
+  // closed and nothing is outstanding (reads, waits, timers, calls in flight).
   std::atomic<int> outstanding{0};
 
   void read() {
@@ -184,9 +372,9 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     });
   }
 
-  /// The end of an operation's completion. Only the completion that takes the
-  /// count to 0 may still use the connection (another thread may drop it
-  /// right after its own decrement).
+  /// The end of an operation's completion (or of a call). Only the one that
+  /// takes the count to 0 may still use the connection (another thread may
+  /// drop it right after its own decrement).
   void release() {
     server_state& owner = server;
     const bool was_closed = closed.load();
@@ -199,51 +387,124 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     if (closed && outstanding.load() == 0) server.forget(this);
   }
 
-  void close_now() {
-    if (closed.exchange(true)) return;
-    handshake_timer.cancel();
+  /// Marks the connection closed and closes the stream (any thread); logs why
+  /// (why() is called only when the log wants it). False when it already was.
+  template <class Why>
+  bool mark_closed(Why&& why) {
+    if (closed.exchange(true)) return false;
     stream->close();
+    if (!refused && server.logs(log_level::info))
+      server.log(log_level::info, "server: connection from " + peer_text + " closed: " + std::string(why()));
+    return true;
+  }
+
+  /// Closes now and stops the timers. Call with busy held.
+  template <class Why>
+  void close_now(Why&& why) {
+    mark_closed(why);
+    handshake_timer.cancel();
+    idle_timer.cancel();
+    std::lock_guard t(timer_mutex);
+    write_timer.cancel();
+  }
+  void close_now() {
+    close_now([] { return std::string("the connection failed"); });
   }
 
   /// Closes after the backlog has gone out. Call with busy held.
-  void close_gracefully() {
-    std::lock_guard lock(write_mutex);
+  template <class Why>
+  void close_gracefully(Why&& why) {
+    std::unique_lock lock(write_mutex);
     if (backlog.size() == backlog_sent) {
-      close_now();
+      lock.unlock();
+      close_now(why);
     } else {
+      if (!close_after_flush && server.logs(log_level::info)) closing_reason = why();
       close_after_flush = true;
     }
   }
 
-  void on_read(transports::errc e, std::size_t n) {
-    {
-      std::lock_guard lock(busy);
-      if (e != transports::errc::ok || closed) {
+  /// A failure outside busy (a write on a pool thread): closed now, the timers
+  /// stopped on the IO thread.
+  template <class Why>
+  void fail_outside_busy(Why&& why) {
+    outstanding.fetch_add(1);  // first: once closed, a completion elsewhere may drop the connection
+    if (!mark_closed(why)) {
+      release();
+      return;
+    }
+    boost::asio::post(server.io, [this] {
+      {
+        std::lock_guard lock(busy);
         close_now();
-      } else {
-        reader.commit(n);
-        handle_frames();
-        bool stopping = false;
-        {
-          std::lock_guard s(server.mutex);
-          stopping = server.stopping;
-        }
-        if (!closed && stopping) close_gracefully();
-        if (!closed && !close_after_flush) {
-          std::lock_guard w(write_mutex);
-          if (backlog.size() - backlog_sent > backlog_pause_bytes) {
-            paused = true;
-          } else {
-            read();
-            return;
-          }
-        }
+      }
+      release();
+    });
+  }
+
+  // ------------------------------------------------------------------ reading
+
+  void on_read(transports::errc e, std::size_t n) {
+    std::lock_guard lock(busy);
+    if (e != transports::errc::ok || closed) {
+      close_now([e] { return e == transports::errc::closed ? "the peer closed" : "a read failed"; });
+      return;
+    }
+    if (refused) {  // max_connections: the client's handshake is not looked at
+      read();
+      return;
+    }
+    reader.commit(n);
+    if (server.options.idle_timeout.count() > 0) last_frame = steady::now();
+    batch_read_at.reset();
+    batch_hook_at.reset();
+    handle_frames();
+    after_batch();
+  }
+
+  /// After a batch of frames (under busy): reads on, or waits (a backlog, the
+  /// server draining), or closes.
+  void after_batch() {
+    if (closed) {
+      close_now();
+      return;
+    }
+    if (close_after_flush) return;
+    if (server.draining) {
+      close_if_drained();
+      return;
+    }
+    {
+      std::lock_guard w(write_mutex);
+      if (paused) return;
+      if (backlog.size() - backlog_sent > backlog_pause_bytes) {
+        paused = true;
+        return;
       }
     }
+    read();
+  }
+
+  /// While draining (under busy): closes once no call is in flight.
+  void close_if_drained() {
+    if (closed || close_after_flush) return;
+    bool idle = false;
+    {
+      std::lock_guard c(calls_mutex);
+      idle = in_flight == 0;
+    }
+    if (idle) close_gracefully([] { return std::string("the server stopped"); });
   }
 
   void handle_frames() {
     while (!closed && !close_after_flush) {
+      if (backlog_left.load(std::memory_order_relaxed) > backlog_pause_bytes) {
+        std::lock_guard w(write_mutex);
+        if (backlog.size() - backlog_sent > backlog_pause_bytes) {
+          paused = true;  // the rest of the buffer waits until the peer reads its replies
+          return;
+        }
+      }
       std::string why;
       auto f = reader.next(server.options.max_frame_size, why);
       if (!why.empty()) {
@@ -264,23 +525,26 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     }
   }
 
-  /// Sends a connection-level error (request id 0) and closes.
+  /// Sends a connection-level error (request id 0), logs it and closes.
   void refuse(status_code code, const std::string& message) {
-    encode_error(code, "", message);
-    send(frame_kind::error, 0, 0, 0, control);
-    close_gracefully();
+    if (server.logs(log_level::warning))
+      server.log(log_level::warning, "server: connection from " + peer_text + " refused: " + message);
+    encode_error(buffers.control, code, "", message);
+    send(frame_kind::error, 0, 0, 0, buffers.control);
+    close_gracefully([&] { return message; });
   }
 
-  /// The error payload into control, its message cut to fit the peer's
+  /// The error payload into out, its message cut to fit the peer's
   /// max_frame_size (a handler's exception text can be any length).
-  void encode_error(status_code code, const std::string& type, const std::string& message) {
-    control.clear();
-    encode(error_payload{code, type, message}, control);
+  void encode_error(std::vector<std::byte>& out, status_code code, const std::string& type,
+                    const std::string& message) const {
+    out.clear();
+    encode(error_payload{code, type, message}, out);
     const std::size_t limit = send_limit == 0 ? server.options.max_frame_size : send_limit;
-    if (control.size() <= limit) return;
+    if (out.size() <= limit) return;
     const std::size_t keep = limit > type.size() + 64 ? (limit - type.size() - 64) / 2 : 0;
-    control.clear();
-    encode(error_payload{code, type.substr(0, keep), message.substr(0, keep) + " [cut]"}, control);
+    out.clear();
+    encode(error_payload{code, type.substr(0, keep), message.substr(0, keep) + " [cut]"}, out);
   }
 
   void handle(const frame_view& f) {
@@ -299,7 +563,8 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
         handle_request(f);
         return;
       case frame_kind::cancel:
-        return;  // requests run to completion as they are read: nothing is queued to drop
+        handle_cancel(f.header.request_id);
+        return;
       case frame_kind::ping:
         send(frame_kind::pong, f.header.request_id, 0, 0, {});
         return;
@@ -382,11 +647,48 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
         refusals[k] = server.methods[k].info.full_name + " was not in this connection's handshake";
       }
     }
-    control.clear();
-    encode(r, control);
+    if (server.pooled()) by_id.assign(64, nullptr);
+    buffers.control.clear();
+    encode(r, buffers.control);
     ready = true;
     handshake_timer.cancel();
-    send(frame_kind::handshake_reply, 0, 0, 0, control);
+    if (server.options.idle_timeout.count() > 0) arm_idle(last_frame + server.options.idle_timeout);
+    send(frame_kind::handshake_reply, 0, 0, 0, buffers.control);
+  }
+
+  // -------------------------------------------------------------- the clocks
+
+  /// When this read batch arrived (read once per batch, when a frame needs it).
+  steady::time_point batch_time() {
+    if (!batch_read_at) {
+      batch_read_at = steady::now();
+      handler_ran = false;
+    }
+    return *batch_read_at;
+  }
+
+  steady::time_point batch_hook_time() {
+    if (!batch_hook_at) batch_hook_at = hook_now();
+    return *batch_hook_at;
+  }
+
+  // ------------------------------------------------------------- the calls
+
+  /// A call that failed before it got a job (refused, or past a limit): its
+  /// error reply and its hooks.
+  void fail_early(const frame_view& f, std::int32_t at, status_code code, const std::string& message) {
+    const bool one_way = f.header.kind == frame_kind::one_way;
+    if (server.logs(log_level::warning))
+      server.log(log_level::warning, "server: connection from " + peer_text + ": " + message);
+    std::size_t sent = 0;
+    if (!one_way) {
+      encode_error(buffers.control, code, "", message);
+      send(frame_kind::error, f.header.request_id, f.header.method_id, 0, buffers.control);
+      sent = buffers.control.size();
+    }
+    if (server.need_clock && at >= 0) {
+      report(server.methods[static_cast<std::size_t>(at)], code, batch_hook_time(), f.header.length, sent);
+    }
   }
 
   void handle_request(const frame_view& f) {
@@ -394,69 +696,425 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     const std::uint32_t id = f.header.request_id;
     const std::int32_t at = server.find(f.header.method_id);
     if (at < 0) {
-      if (!one_way)
-        fail_call(id, f.header.method_id, status_code::unimplemented,
-                  "no method with id " + hex_id(f.header.method_id) + " is served here");
+      fail_early(f, at, status_code::unimplemented,
+                 "no method with id " + hex_id(f.header.method_id) + " is served here");
       return;
     }
     const served_method& m = server.methods[static_cast<std::size_t>(at)];
     if (!refusals[static_cast<std::size_t>(at)].empty()) {
-      if (!one_way)
-        fail_call(id, f.header.method_id, status_code::unimplemented, refusals[static_cast<std::size_t>(at)]);
+      fail_early(f, at, status_code::unimplemented, refusals[static_cast<std::size_t>(at)]);
       return;
     }
     if (f.header.codec != static_cast<std::uint8_t>(codec)) {
-      if (!one_way) {
-        fail_call(id, f.header.method_id, status_code::invalid_argument,
-                  m.info.full_name + ": the request is in codec " + std::to_string(f.header.codec) +
-                      ", the handshake agreed on " + std::string(to_string(codec)));
-      }
+      fail_early(f, at, status_code::invalid_argument,
+                 m.info.full_name + ": the request is in codec " + std::to_string(f.header.codec) +
+                     ", the handshake agreed on " + std::string(to_string(codec)));
       return;
     }
     std::span<const std::byte> args = f.payload;
-    if ((f.header.flags & flag_compressed) != 0) {
-      inflated.clear();
-      decode_options o;
-      o.max_alloc_bytes = server.options.max_frame_size;
-      if (refwire::error e = refwire::decompress(f.payload, inflated, o)) {
-        if (!one_way)
-          fail_call(id, f.header.method_id, status_code::invalid_argument,
-                    m.info.full_name + ": the compressed arguments do not open: " + e.message());
+    std::uint32_t deadline_ms = 0;
+    steady::time_point deadline = steady::time_point::max();
+    if ((f.header.flags & flag_deadline) != 0) {  // parse_header checked the prefix is there
+      deadline_ms = read_u32le(args);
+      args = args.subspan(deadline_prefix_size);
+      deadline = batch_time() + std::chrono::milliseconds(deadline_ms);
+    }
+    call_job* j = nullptr;
+    if (server.pooled()) {
+      std::string violation;
+      std::uint32_t busy_calls = 0;
+      {
+        std::lock_guard c(calls_mutex);
+        if (!one_way && find_call(id) != nullptr) {
+          violation = "request id " + std::to_string(id) + " is already in flight on this connection";
+        } else if (in_flight >= server.max_in_flight) {
+          busy_calls = in_flight;
+        } else {
+          {
+            std::lock_guard p(server.pool_mutex);
+            j = server.take_job();
+          }
+          j->args.assign(args.begin(), args.end());
+          j->view = j->args;
+          fill(*j, f, at, m, deadline, deadline_ms);
+          track(*j);
+        }
+      }
+      if (!violation.empty()) {
+        refuse(status_code::invalid_argument, violation);
         return;
       }
-      args = inflated;
-    }
-    call_outcome outcome;
-    m.invoke(m.impl, codec, args, reply, outcome);
-    if (one_way) return;
-    if (outcome.code != status_code::ok) {
-      encode_error(outcome.code, outcome.type, outcome.message);
-      send(frame_kind::error, id, f.header.method_id, 0, control);
+      if (j == nullptr) {
+        fail_early(f, at, status_code::resource_exhausted,
+                   m.info.full_name + ": " + std::to_string(busy_calls) +
+                       " calls are in flight on this connection (max_calls_in_flight " +
+                       std::to_string(server.max_in_flight) + ")");
+        return;
+      }
+      outstanding.fetch_add(1);  // released by the pool thread that answers it
+      server.enqueue(j);
       return;
     }
-    std::span<const std::byte> out = reply;
+    // Inline: the handler runs here, now.
+    j = &inline_job;
+    j->view = args;
+    {
+      std::lock_guard c(calls_mutex);
+      fill(*j, f, at, m, deadline, deadline_ms);
+      track(*j);
+      j->state = call_job::phase::running;
+    }
+    const steady::time_point* known_now = nullptr;
+    if (deadline != steady::time_point::max() && !handler_ran) known_now = &*batch_read_at;
+    run(*j, buffers, known_now);
+    handler_ran = true;
+    {
+      std::lock_guard c(calls_mutex);  // the drain timeout may read it until it is answered
+      j->ctx.reset();
+    }
+  }
+
+  void fill(call_job& j, const frame_view& f, std::int32_t at, const served_method& m, steady::time_point deadline,
+            std::uint32_t deadline_ms) {
+    j.conn = this;
+    j.method = at;
+    j.id = f.header.request_id;
+    j.method_id = f.header.method_id;
+    j.one_way = f.header.kind == frame_kind::one_way;
+    j.compressed = (f.header.flags & flag_compressed) != 0;
+    j.deadline = deadline;
+    j.deadline_ms = deadline_ms;
+    j.request_bytes = f.header.length;
+    j.answered = false;
+    j.state = call_job::phase::queued;
+    if (server.need_clock) j.read_at = batch_hook_time();
+    j.ctx.emplace(stream->peer(), m.info.full_name, j.one_way ? 0 : j.id, j.one_way, deadline);
+  }
+
+  /// Runs a call (its handler, unless its deadline has passed) and answers it.
+  void run(call_job& j, call_buffers& b, const steady::time_point* known_now) {
+    const served_method& m = server.methods[static_cast<std::size_t>(j.method)];
+    if (j.deadline != steady::time_point::max() && (known_now ? *known_now : steady::now()) >= j.deadline) {
+      answer_error(j, b, status_code::deadline_exceeded,
+                   m.info.full_name + ": the caller's deadline (" + std::to_string(j.deadline_ms) +
+                       " ms) passed before the call started");
+      return;
+    }
+    std::span<const std::byte> args = j.view;
+    if (j.compressed) {
+      b.inflated.clear();
+      decode_options o;
+      o.max_alloc_bytes = server.options.max_frame_size;
+      if (refwire::error e = refwire::decompress(args, b.inflated, o)) {
+        answer_error(j, b, status_code::invalid_argument,
+                     m.info.full_name + ": the compressed arguments do not open: " + e.message());
+        return;
+      }
+      args = b.inflated;
+    }
+    call_outcome outcome;
+    {
+      call_context::scope in_call(*j.ctx);
+      m.invoke(m.impl, codec, args, b.reply, outcome);
+    }
+    if (outcome.code != status_code::ok && (outcome.type.empty() || outcome.type == "refwire::encode_error")) {
+      // not the handler's own failure: arguments that do not decode (a refused
+      // frame), or a reply that does not encode
+      const log_level level = outcome.type.empty() ? log_level::warning : log_level::error;
+      if (server.logs(level)) server.log(level, "server: connection from " + peer_text + ": " + outcome.message);
+    }
+    if (j.one_way) {
+      answer(j, outcome.code, frame_kind::one_way, 0, {}, 0);
+      return;
+    }
+    if (outcome.code != status_code::ok) {
+      encode_error(b.control, outcome.code, outcome.type, outcome.message);
+      answer(j, outcome.code, frame_kind::error, 0, b.control, 0);
+      return;
+    }
+    std::span<const std::byte> out = b.reply;
     std::uint8_t flags = 0;
-    if (compression == refwire::compression::lz4 && reply.size() >= threshold) {
-      compressed.clear();
-      refwire::compress(reply, compressed, {.compression_threshold = 0});
-      out = compressed;
+    if (compression == refwire::compression::lz4 && b.reply.size() >= threshold) {
+      b.compressed.clear();
+      refwire::compress(b.reply, b.compressed, {.compression_threshold = 0});
+      out = b.compressed;
       flags = flag_compressed;
     }
     if (out.size() > send_limit) {
-      fail_call(id, f.header.method_id, status_code::resource_exhausted,
-                m.info.full_name + ": the reply of " + std::to_string(out.size()) +
-                    " bytes is longer than max_frame_size (" + std::to_string(send_limit) + ")");
+      const std::string message = m.info.full_name + ": the reply of " + std::to_string(out.size()) +
+                                  " bytes is longer than max_frame_size (" + std::to_string(send_limit) + ")";
+      if (server.logs(log_level::error))
+        server.log(log_level::error, "server: connection from " + peer_text + ": " + message);
+      answer_error(j, b, status_code::resource_exhausted, message);
       return;
     }
-    send(frame_kind::response, id, f.header.method_id, flags, out, static_cast<std::uint8_t>(codec));
+    answer(j, status_code::ok, frame_kind::response, flags, out, static_cast<std::uint8_t>(codec));
   }
 
-  void fail_call(std::uint32_t id, std::uint32_t method, status_code code, const std::string& message) {
-    encode_error(code, "", message);
-    send(frame_kind::error, id, method, 0, control);
+  void answer_error(call_job& j, call_buffers& b, status_code code, const std::string& message) {
+    encode_error(b.control, code, "", message);
+    answer(j, code, frame_kind::error, 0, b.control, 0);
   }
 
-  /// Writes one frame now, or queues what the socket does not take.
+  /// Sends j's answer (none for one_way) unless it has been answered already
+  /// (the drain timeout); then the hooks.
+  void answer(call_job& j, status_code code, frame_kind kind, std::uint8_t flags, std::span<const std::byte> payload,
+              std::uint8_t codec_id) {
+    {
+      std::lock_guard c(calls_mutex);
+      if (j.answered) return;
+      untrack(j);  // before the reply goes: the client may reuse the id as soon as it has it
+    }
+    if (!j.one_way) send(kind, j.id, j.method_id, flags, payload, codec_id);
+    if (server.need_clock)
+      report(server.methods[static_cast<std::size_t>(j.method)], code, j.read_at, j.request_bytes,
+             j.one_way ? 0 : payload.size());
+  }
+
+  /// The hooks of one finished call (need_clock is true).
+  void report(const served_method& m, status_code code, steady::time_point read_at, std::size_t request_bytes,
+              std::size_t response_bytes) {
+    const auto latency = std::chrono::duration_cast<std::chrono::nanoseconds>(hook_now() - read_at);
+    if (server.options.stats) {
+      call_record r;
+      r.side = call_side::server;
+      r.method = m.info.full_name;
+      r.method_id = m.info.id;
+      r.code = code;
+      r.latency = latency;
+      r.request_bytes = request_bytes;
+      r.response_bytes = response_bytes;
+      server.options.stats->record(r);
+    }
+    const logger* log = server.options.log.get();
+    if (log != nullptr && log->slow_call().count() > 0 && latency >= log->slow_call() &&
+        log->enabled(log_level::warning)) {
+      server.log(log_level::warning, "server: connection from " + peer_text + ": " + m.info.full_name + " took " +
+                                         duration_text(latency) + " (slow_call " +
+                                         duration_text(log->slow_call()) + ")");
+    }
+  }
+
+  // The in-flight list and the request-id table (under calls_mutex).
+
+  static std::uint32_t slot_of(std::uint32_t id, std::uint32_t mask) noexcept {
+    std::uint32_t h = id * 0x9e3779b1U;
+    h ^= h >> 15;
+    return h & mask;
+  }
+
+  [[nodiscard]] call_job* find_call(std::uint32_t id) const noexcept {
+    if (by_id.empty()) return nullptr;
+    const auto mask = static_cast<std::uint32_t>(by_id.size() - 1);
+    for (std::uint32_t i = slot_of(id, mask);; i = (i + 1) & mask) {
+      call_job* j = by_id[i];
+      if (j == nullptr) return nullptr;
+      if (j->id == id) return j;
+    }
+  }
+
+  void insert_call(call_job* j) {
+    if ((by_id_count + 1) * 2 > by_id.size()) {  // grows to the high-water mark once
+      std::vector<call_job*> old(by_id.size() * 2, nullptr);
+      old.swap(by_id);
+      by_id_count = 0;
+      for (call_job* o : old)
+        if (o != nullptr) insert_call(o);
+    }
+    const auto mask = static_cast<std::uint32_t>(by_id.size() - 1);
+    std::uint32_t i = slot_of(j->id, mask);
+    while (by_id[i] != nullptr) i = (i + 1) & mask;
+    by_id[i] = j;
+    ++by_id_count;
+  }
+
+  void erase_call(std::uint32_t id) noexcept {
+    const auto mask = static_cast<std::uint32_t>(by_id.size() - 1);
+    std::uint32_t i = slot_of(id, mask);
+    while (by_id[i] != nullptr && by_id[i]->id != id) i = (i + 1) & mask;
+    if (by_id[i] == nullptr) return;
+    // Backward-shift deletion: later entries of the run move up into the hole.
+    for (std::uint32_t k = (i + 1) & mask; by_id[k] != nullptr; k = (k + 1) & mask) {
+      const std::uint32_t home = slot_of(by_id[k]->id, mask);
+      const bool stays = i <= k ? (i < home && home <= k) : (i < home || home <= k);
+      if (stays) continue;
+      by_id[i] = by_id[k];
+      i = k;
+    }
+    by_id[i] = nullptr;
+    --by_id_count;
+  }
+
+  void track(call_job& j) {
+    j.prev_in_conn = nullptr;
+    j.next_in_conn = in_flight_head;
+    if (in_flight_head != nullptr) in_flight_head->prev_in_conn = &j;
+    in_flight_head = &j;
+    ++in_flight;
+    if (server.pooled() && !j.one_way) insert_call(&j);
+  }
+
+  void untrack(call_job& j) {
+    j.answered = true;
+    if (j.prev_in_conn != nullptr) {
+      j.prev_in_conn->next_in_conn = j.next_in_conn;
+    } else {
+      in_flight_head = j.next_in_conn;
+    }
+    if (j.next_in_conn != nullptr) j.next_in_conn->prev_in_conn = j.prev_in_conn;
+    j.prev_in_conn = j.next_in_conn = nullptr;
+    --in_flight;
+    if (server.pooled() && !j.one_way) erase_call(j.id);
+  }
+
+  void handle_cancel(std::uint32_t id) {
+    call_job* j = nullptr;
+    bool dropped = false;
+    std::int32_t method = -1;
+    std::uint32_t method_id = 0;
+    steady::time_point read_at{};
+    std::size_t request_bytes = 0;
+    if (server.pooled()) {
+      std::lock_guard c(calls_mutex);
+      j = find_call(id);
+      if (j != nullptr && j->state == call_job::phase::queued) {
+        untrack(*j);  // its pool thread will drop it
+        dropped = true;
+        method = j->method;
+        method_id = j->method_id;
+        read_at = j->read_at;
+        request_bytes = j->request_bytes;
+      } else if (j != nullptr) {
+        j->ctx->cancel();  // running: its reply still goes out (the client drops it)
+      }
+    }
+    if (j == nullptr) {
+      if (server.logs(log_level::debug)) {
+        server.log(log_level::debug, "server: connection from " + peer_text + ": a cancel for request id " +
+                                         std::to_string(id) + ", which is not in flight (ignored)");
+      }
+      return;
+    }
+    if (!dropped) return;
+    const served_method& m = server.methods[static_cast<std::size_t>(method)];
+    encode_error(buffers.control, status_code::cancelled, "",
+                 m.info.full_name + ": cancelled by the caller before it started");
+    send(frame_kind::error, id, method_id, 0, buffers.control);
+    if (server.need_clock) report(m, status_code::cancelled, read_at, request_bytes, buffers.control.size());
+  }
+
+  /// The drain timeout: every call still in flight is answered unavailable
+  /// now (a running handler is told through its context and its reply is
+  /// dropped), and the connection closes. Returns how many calls that was.
+  std::size_t abandon() {
+    struct owed {
+      std::int32_t method;
+      std::uint32_t id, method_id;
+      bool one_way;
+      steady::time_point read_at;
+      std::size_t request_bytes;
+    };
+    std::vector<owed> calls;
+    {
+      std::lock_guard c(calls_mutex);
+      for (call_job* j = in_flight_head; j != nullptr;) {
+        call_job* next = j->next_in_conn;
+        if (j->state == call_job::phase::running && j->ctx) j->ctx->cancel();
+        calls.push_back({j->method, j->id, j->method_id, j->one_way, j->read_at, j->request_bytes});
+        untrack(*j);
+        j = next;
+      }
+    }
+    const std::string why = "the server stopped before the call completed (drain_timeout " +
+                            ms_text(server.options.drain_timeout) + ")";
+    std::vector<std::byte> payload;
+    for (const owed& o : calls) {
+      const served_method& m = server.methods[static_cast<std::size_t>(o.method)];
+      std::size_t sent = 0;
+      if (!o.one_way) {
+        encode_error(payload, status_code::unavailable, "", m.info.full_name + ": " + why);
+        send(frame_kind::error, o.id, o.method_id, 0, payload);
+        sent = payload.size();
+      }
+      if (server.need_clock) report(m, status_code::unavailable, o.read_at, o.request_bytes, sent);
+    }
+    fail_outside_busy([&] { return why; });
+    return calls.size();
+  }
+
+  // ------------------------------------------------------------------ timers
+
+  void arm_idle(steady::time_point at) {  // under busy
+    outstanding.fetch_add(1);
+    idle_timer.expires_at(at);
+    idle_timer.async_wait([this](const boost::system::error_code& ec) {
+      on_idle(ec);
+      release();
+    });
+  }
+
+  void on_idle(const boost::system::error_code& ec) {
+    if (ec) return;
+    std::lock_guard lock(busy);
+    if (closed) return;
+    const auto idle = server.options.idle_timeout;
+    const auto now = steady::now();
+    bool active = false;
+    {
+      std::lock_guard c(calls_mutex);
+      active = in_flight > 0;
+    }
+    {
+      std::lock_guard w(write_mutex);
+      active = active || backlog.size() != backlog_sent;
+    }
+    if (active) {
+      arm_idle(now + idle);
+    } else if (now - last_frame >= idle) {
+      if (server.logs(log_level::warning)) {
+        server.log(log_level::warning,
+                   "server: connection from " + peer_text + ": idle_timeout (" + ms_text(idle) + ") passed with no frame");
+      }
+      close_now([&] { return "idle_timeout (" + ms_text(idle) + ") passed with no frame"; });
+    } else {
+      arm_idle(last_frame + idle);
+    }
+  }
+
+  void arm_write_timer(steady::time_point at) {  // under write_mutex
+    write_timer_armed = true;
+    outstanding.fetch_add(1);
+    std::lock_guard t(timer_mutex);
+    write_timer.expires_at(at);
+    write_timer.async_wait([this](const boost::system::error_code& ec) {
+      on_write_timer(ec);
+      release();
+    });
+  }
+
+  void on_write_timer(const boost::system::error_code& ec) {
+    std::lock_guard lock(busy);
+    std::unique_lock w(write_mutex);
+    write_timer_armed = false;
+    if (ec || closed || backlog.size() == backlog_sent) return;
+    const auto limit = server.options.write_timeout;
+    if (steady::now() - last_progress < limit) {
+      arm_write_timer(last_progress + limit);
+      return;
+    }
+    const std::size_t left = backlog.size() - backlog_sent;
+    w.unlock();
+    if (server.logs(log_level::warning)) {
+      server.log(log_level::warning, "server: connection from " + peer_text + ": write_timeout (" + ms_text(limit) +
+                                         ") passed with " + std::to_string(left) +
+                                         " bytes of replies unsent (the peer does not read)");
+    }
+    close_now([&] { return "write_timeout (" + ms_text(limit) + ") passed with replies unsent"; });
+  }
+
+  // ------------------------------------------------------------------ writing
+
+  /// Writes one frame now, or queues what the socket does not take. Any thread.
   void send(frame_kind kind, std::uint32_t id, std::uint32_t method, std::uint8_t flags,
             std::span<const std::byte> payload, std::uint8_t codec_id = 0) {
     frame_header h;
@@ -468,21 +1126,30 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     h.method_id = method;
     std::array<std::byte, header_size> head{};
     write_header(h, head);
-    std::lock_guard lock(write_mutex);
+    std::unique_lock lock(write_mutex);
     if (closed) return;
     std::size_t written = 0;
     if (backlog.size() == backlog_sent) {
       const std::span<const std::byte> parts[] = {head, payload};
       try {
         written = stream->try_write(std::span<const std::span<const std::byte>>(parts, payload.empty() ? 1 : 2));
-      } catch (const transports::transport_error&) {
-        closed = true;
-        stream->close();
+      } catch (const transports::transport_error& e) {
+        lock.unlock();
+        if (server.logs(log_level::error)) {
+          server.log(log_level::error, "server: connection from " + peer_text + ": a " +
+                                           std::string(to_string(kind)) + " frame for request id " +
+                                           std::to_string(id) + " could not be sent: " + e.what());
+        }
+        fail_outside_busy([&] { return std::string("a write failed: ") + e.what(); });
         return;
       }
       if (written == header_size + payload.size()) return;
       backlog.clear();
       backlog_sent = 0;
+      if (server.options.write_timeout.count() > 0) {
+        last_progress = steady::now();
+        if (!write_timer_armed) arm_write_timer(last_progress + server.options.write_timeout);
+      }
     }
     // Queue the rest of this frame.
     if (written < header_size) {
@@ -492,6 +1159,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       backlog.insert(backlog.end(), payload.begin() + static_cast<std::ptrdiff_t>(written - header_size),
                      payload.end());
     }
+    backlog_left.store(backlog.size() - backlog_sent, std::memory_order_relaxed);
     if (!waiting_writable) {
       waiting_writable = true;
       wait_writable();
@@ -501,69 +1169,119 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   void flush(transports::errc e) {
     bool resume = false;
     bool done = false;
-    bool lost = false;
     {
-      std::lock_guard lock(write_mutex);
+      std::unique_lock lock(write_mutex);
       waiting_writable = false;
       if (e != transports::errc::ok || closed) {
-        closed = true;
-        stream->close();
-        lost = true;
+        lock.unlock();
+        fail_outside_busy([] { return std::string("the connection failed while replies waited to be written"); });
+        return;
       }
       const std::span<const std::byte> parts[] = {std::span<const std::byte>(backlog).subspan(backlog_sent)};
-      if (!lost) {
-        try {
-          backlog_sent += stream->try_write(parts);
-        } catch (const transports::transport_error&) {
-          closed = true;
-          stream->close();
-          lost = true;
+      std::size_t n = 0;
+      try {
+        n = stream->try_write(parts);
+      } catch (const transports::transport_error& err) {
+        lock.unlock();
+        if (server.logs(log_level::error)) {
+          server.log(log_level::error,
+                     "server: connection from " + peer_text + ": replies could not be sent: " + err.what());
         }
+        fail_outside_busy([&] { return std::string("a write failed: ") + err.what(); });
+        return;
       }
-      if (lost) {
-        // the connection is gone: forgotten below (a read outstanding, if any, completes with closed)
-      } else if (backlog_sent < backlog.size()) {
+      backlog_sent += n;
+      if (n > 0 && server.options.write_timeout.count() > 0) last_progress = steady::now();
+      if (backlog_sent < backlog.size()) {
+        backlog_left.store(backlog.size() - backlog_sent, std::memory_order_relaxed);
         waiting_writable = true;
         wait_writable();
         return;
-      } else {
-        backlog.clear();
-        backlog_sent = 0;
-        if (close_after_flush) {
-          done = true;
-        } else if (paused) {
-          paused = false;
-          resume = true;
-        }
+      }
+      backlog.clear();
+      backlog_sent = 0;
+      backlog_left.store(0, std::memory_order_relaxed);
+      if (close_after_flush) {
+        done = true;
+      } else if (paused) {
+        paused = false;
+        resume = true;
       }
     }
-    if (lost) return;  // release() forgets the connection
     if (done) {
       std::lock_guard lock(busy);
-      close_now();
+      close_now([this] { return closing_reason.empty() ? std::string("closed") : closing_reason; });
       return;
     }
     if (resume) {
       std::lock_guard lock(busy);
-      if (!closed) read();
+      if (closed) return;
+      batch_read_at.reset();
+      batch_hook_at.reset();
+      handle_frames();  // what was read before the pause
+      after_batch();
     }
   }
 };
+
+void server_state::run_pool() {
+  call_buffers buffers;  // this thread's: replies are built here, not in the connection
+  // Whichever thread takes a call, its usual reply fits at once (no thread
+  // meets its first larger reply long after the others have).
+  buffers.reply.reserve(job_warm_bytes * 4);
+  buffers.control.reserve(job_warm_bytes);
+  for (;;) {
+    call_job* j = nullptr;
+    {
+      std::unique_lock lock(pool_mutex);
+      pool_wake.wait(lock, [&] { return pool_stop || queue_head != nullptr; });
+      if (queue_head == nullptr) return;  // stopping, and nothing left
+      j = queue_head;
+      queue_head = j->next;
+      if (queue_head == nullptr) queue_tail = nullptr;
+    }
+    server_connection& c = *j->conn;
+    bool run = false;
+    {
+      std::lock_guard lock(c.calls_mutex);
+      if (!j->answered) {  // else: cancelled while queued, or given up at the drain timeout
+        j->state = call_job::phase::running;
+        run = true;
+      }
+    }
+    if (run) c.run(*j, buffers, nullptr);
+    recycle(j);
+    if (draining.load()) {
+      std::lock_guard lock(c.busy);
+      c.close_if_drained();
+    }
+    c.release();
+  }
+}
 
 void server_state::accept(endpoint_entry& e) {
   e.listener->async_accept([this, &e](transports::errc ec, std::unique_ptr<transports::stream> s) {
     if (ec == transports::errc::closed) return;
     if (ec == transports::errc::ok && s) {
       auto c = std::make_shared<server_connection>(*this, e, std::move(s));
+      std::string refusal;
       {
         std::lock_guard lock(mutex);
         if (stopping) {
           c->stream->close();
           return;
         }
+        if (admitted >= options.max_connections) {
+          refusal = "the server has " + std::to_string(admitted) + " connections open (max_connections " +
+                    std::to_string(options.max_connections) + ")";
+          c->refused = true;  // before another thread can see it
+        } else {
+          ++admitted;
+          c->counted = true;
+        }
         connections.emplace(c.get(), c);
       }
-      c->begin();
+      c->begin(std::move(refusal));
       accept(e);
       return;
     }
@@ -584,6 +1302,7 @@ void server_state::forget(server_connection* c) {
     if (at == connections.end()) return;
     last = std::move(at->second);
     connections.erase(at);
+    if (last->counted) --admitted;
     changed.notify_all();
   }
   // Destroyed by a later handler, not inside the completion that called this.
@@ -668,6 +1387,21 @@ void server::start() {
   for (unsigned i = 0; i < st.options.io_threads; ++i) {
     st.threads.emplace_back([&st] { st.io.run(); });
   }
+  if (st.options.handler_threads > 0) {
+    // Jobs for the calls in flight and for those answered but not yet
+    // recycled by their thread: made now, so that a call does not allocate
+    // when that race first goes one deeper.
+    std::lock_guard pool(st.pool_mutex);
+    for (unsigned i = 0; i < 2 * st.options.handler_threads + 2; ++i) {
+      st.jobs.push_back(std::make_unique<detail::call_job>());
+      st.jobs.back()->args.reserve(detail::job_warm_bytes);
+      st.jobs.back()->next = st.free_jobs;
+      st.free_jobs = st.jobs.back().get();
+    }
+  }
+  for (unsigned i = 0; i < st.options.handler_threads; ++i) {
+    st.pool.emplace_back([&st] { st.run_pool(); });
+  }
 }
 
 void server::run() {
@@ -681,42 +1415,77 @@ void server::stop() {
   detail::server_state& st = *state_;
   std::lock_guard stopping(st.stop_mutex);
   std::vector<std::shared_ptr<detail::server_connection>> connections;
+  bool started = false;
   {
     std::lock_guard lock(st.mutex);
     if (st.stopping) {
       return;
     }
     st.stopping = true;
+    st.draining = true;
+    started = st.started;
     for (auto& e : st.endpoints) {
       e->listener->close();
       e->retry.cancel();
     }
     for (auto& [raw, c] : st.connections) connections.push_back(c);
   }
-  // Each connection closes once the batch it is handling (a handler running) is done.
+  // No more requests are read; each connection closes once its calls are
+  // answered and its replies written. The check runs on an IO thread, after
+  // the batch a connection may be handling (an inline handler running).
   for (auto& c : connections) {
-    {
-      std::lock_guard busy(c->busy);
-      c->close_gracefully();
-    }
-    c->maybe_forget();
+    boost::asio::post(st.io, [c] {  // c may be forgotten meanwhile: this keeps it alive
+      {
+        std::lock_guard busy(c->busy);
+        c->close_if_drained();
+      }
+      c->maybe_forget();
+    });
   }
+  connections.clear();
   {
     std::unique_lock lock(st.mutex);
-    if (st.started) {
-      st.changed.wait_for(lock, std::chrono::seconds(10), [&] { return st.connections.empty(); });
+    if (started) {
+      st.changed.wait_for(lock, st.options.drain_timeout, [&] { return st.connections.empty(); });
     }
-    connections.clear();
     for (auto& [raw, c] : st.connections) connections.push_back(c);
   }
-  for (auto& c : connections) {  // a backlog that did not drain in time
+  if (!connections.empty()) {  // the drain timeout: what is still in flight fails with unavailable
+    std::size_t calls = 0;
+    for (auto& c : connections) calls += c->abandon();
+    if (st.logs(log_level::warning)) {
+      st.log(log_level::warning, "server: drain_timeout (" + detail::ms_text(st.options.drain_timeout) +
+                                     ") passed with " + std::to_string(calls) + " calls unanswered on " +
+                                     std::to_string(connections.size()) +
+                                     " connections: they fail with unavailable");
+    }
+  }
+  // The pool ends once its running handlers have returned (their replies are
+  // dropped when the drain timeout answered them) and its queue is empty.
+  std::vector<std::thread> pool;
+  {
+    std::lock_guard lock(st.pool_mutex);
+    st.pool_stop = true;
+    pool = std::move(st.pool);
+  }
+  st.pool_wake.notify_all();
+  for (auto& t : pool) t.join();
+  connections.clear();
+  {
+    std::unique_lock lock(st.mutex);
+    if (started) {
+      st.changed.wait_for(lock, std::chrono::seconds(1), [&] { return st.connections.empty(); });
+    }
+    for (auto& [raw, c] : st.connections) connections.push_back(c);
+  }
+  for (auto& c : connections) {  // closed, operations still completing: close what is left
     {
-      std::lock_guard busy(c->busy);
-      std::lock_guard w(c->write_mutex);
-      c->close_now();
+      std::lock_guard busy(c->busy);  // an inline handler still running: wait for it
+      c->close_now([] { return std::string("the server stopped"); });
     }
     c->maybe_forget();
   }
+  connections.clear();
   std::vector<std::thread> threads;
   {
     std::lock_guard lock(st.mutex);

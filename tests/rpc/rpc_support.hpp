@@ -1,17 +1,23 @@
 #pragma once
 // Test support: endpoints of each transport in a fresh temporary directory,
-// and a raw connection for speaking the protocol by hand.
+// a raw connection for speaking the protocol by hand, and hooks that capture
+// what they are told (a logger, a stats sink).
 
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
@@ -19,6 +25,7 @@
 
 #include <refwire/rpc/detail/protocol.hpp>
 #include <refwire/rpc/error.hpp>
+#include <refwire/rpc/hooks.hpp>
 #include <refwire/transports/transport.hpp>
 
 namespace rpctest {
@@ -33,6 +40,130 @@ void expect_rpc_error(F&& f, refwire::rpc::status_code code, const std::string& 
     EXPECT_EQ(e.code(), code) << e.what();
     EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << "message: " << e.what() << "\nexpected: " << text;
   }
+}
+
+/// A logger that keeps every line it is given.
+class capture_log final : public refwire::rpc::logger {
+ public:
+  explicit capture_log(refwire::rpc::log_level level = refwire::rpc::log_level::debug,
+                       std::chrono::microseconds slow_call = {})
+      : logger(level, slow_call) {}
+
+  struct line {
+    refwire::rpc::log_level level;
+    std::string message;
+  };
+
+  void write(refwire::rpc::log_level level, std::string_view message) noexcept override {
+    std::lock_guard lock(mutex_);
+    lines_.push_back({level, std::string(message)});
+    changed_.notify_all();
+  }
+
+  [[nodiscard]] std::vector<line> lines() const {
+    std::lock_guard lock(mutex_);
+    return lines_;
+  }
+  /// Lines at this level containing text.
+  [[nodiscard]] std::size_t count(refwire::rpc::log_level level, std::string_view text) const {
+    std::lock_guard lock(mutex_);
+    std::size_t n = 0;
+    for (const line& l : lines_) {
+      if (l.level == level && l.message.find(text) != std::string::npos) ++n;
+    }
+    return n;
+  }
+  /// The first line at this level containing text, waiting for it up to `within`; "" when none came.
+  [[nodiscard]] std::string wait_for(refwire::rpc::log_level level, std::string_view text,
+                                     std::chrono::milliseconds within = std::chrono::seconds(3)) const {
+    std::unique_lock lock(mutex_);
+    std::string found;
+    changed_.wait_for(lock, within, [&] {
+      for (const line& l : lines_) {
+        if (l.level == level && l.message.find(text) != std::string::npos) {
+          found = l.message;
+          return true;
+        }
+      }
+      return false;
+    });
+    return found;
+  }
+  /// Every line, one per row, for failure messages.
+  [[nodiscard]] std::string dump() const {
+    std::lock_guard lock(mutex_);
+    std::string out;
+    static constexpr const char* names[] = {"debug", "info", "warning", "error", "off"};
+    for (const line& l : lines_) out += std::string(names[static_cast<int>(l.level) % 5]) + ": " + l.message + "\n";
+    return out;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::condition_variable changed_;
+  std::vector<line> lines_;
+};
+
+/// A stats sink that keeps every record (with its method name copied).
+class capture_stats final : public refwire::rpc::stats_sink {
+ public:
+  struct record_copy {
+    refwire::rpc::call_side side;
+    std::string method;
+    std::uint32_t method_id;
+    refwire::rpc::status_code code;
+    std::chrono::nanoseconds latency;
+    std::size_t request_bytes;
+    std::size_t response_bytes;
+  };
+
+  explicit capture_stats(bool keep = true) : keep_(keep) {}
+
+  void record(const refwire::rpc::call_record& r) noexcept override {
+    calls_.fetch_add(1);
+    if (!keep_) return;
+    std::lock_guard lock(mutex_);
+    records_.push_back(
+        {r.side, std::string(r.method), r.method_id, r.code, r.latency, r.request_bytes, r.response_bytes});
+  }
+  [[nodiscard]] std::vector<record_copy> records() const {
+    std::lock_guard lock(mutex_);
+    return records_;
+  }
+  [[nodiscard]] long calls() const noexcept { return calls_.load(); }
+  /// Waits until at least n records came, up to `within`.
+  bool wait_calls(long n, std::chrono::milliseconds within = std::chrono::seconds(3)) const {
+    const auto until = std::chrono::steady_clock::now() + within;
+    while (calls_.load() < n) {
+      if (std::chrono::steady_clock::now() > until) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return true;
+  }
+
+ private:
+  bool keep_;
+  std::atomic<long> calls_{0};
+  mutable std::mutex mutex_;
+  std::vector<record_copy> records_;
+};
+
+/// The descriptors this process has open (/proc/self/fd).
+inline int open_fds() {
+  int n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) ++n;
+  return n;
+}
+
+/// Waits until pred() holds, up to `within`; returns pred().
+template <class P>
+bool eventually(P pred, std::chrono::milliseconds within = std::chrono::seconds(3)) {
+  const auto until = std::chrono::steady_clock::now() + within;
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > until) return pred();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return true;
 }
 
 /// A temporary directory, removed with everything in it.
@@ -121,10 +252,67 @@ class raw_peer {
     send_frame(head, payload);
   }
 
+  /// Sends a request (kind request, or one_way) for method_id with these
+  /// argument bytes; with deadline_ms, the deadline prefix (flag_deadline) first.
+  void send_request(std::uint32_t request_id, std::uint32_t method_id, std::span<const std::byte> args,
+                    std::optional<std::uint32_t> deadline_ms = std::nullopt, bool one_way = false,
+                    refwire::rpc::codec codec = refwire::rpc::codec::binary) {
+    refwire::rpc::detail::frame_header h;
+    h.kind = one_way ? refwire::rpc::detail::frame_kind::one_way : refwire::rpc::detail::frame_kind::request;
+    h.codec = static_cast<std::uint8_t>(codec);
+    h.request_id = request_id;
+    h.method_id = method_id;
+    const std::vector<std::byte> payload = request_payload(h, args, deadline_ms);  // sets the flag in h first
+    send_frame(h, payload);
+  }
+
+  /// A request's payload: the deadline prefix (setting flag_deadline in h) when
+  /// deadline_ms is given, then args.
+  static std::vector<std::byte> request_payload(refwire::rpc::detail::frame_header& h,
+                                                std::span<const std::byte> args,
+                                                std::optional<std::uint32_t> deadline_ms) {
+    const std::size_t prefix = deadline_ms ? refwire::rpc::detail::deadline_prefix_size : 0;
+    std::vector<std::byte> payload(prefix + args.size());
+    if (deadline_ms) {
+      h.flags |= refwire::rpc::detail::flag_deadline;
+      for (std::size_t i = 0; i < 4; ++i) payload[i] = static_cast<std::byte>((*deadline_ms >> (8 * i)) & 0xff);
+    }
+    if (!args.empty()) std::memcpy(payload.data() + prefix, args.data(), args.size());
+    return payload;
+  }
+
+  /// Sends a frame of this kind without payload (cancel, ping).
+  void send_control(refwire::rpc::detail::frame_kind kind, std::uint32_t request_id, std::uint32_t method_id = 0) {
+    refwire::rpc::detail::frame_header h;
+    h.kind = kind;
+    h.request_id = request_id;
+    h.method_id = method_id;
+    send_frame(h, {});
+  }
+
   struct frame {
     refwire::rpc::detail::frame_header header;
     std::vector<std::byte> payload;
   };
+
+  /// The error payload of f (which must be an error frame).
+  static refwire::rpc::detail::error_payload error_of(const frame& f) {
+    if (f.header.kind != refwire::rpc::detail::frame_kind::error) {
+      throw std::runtime_error("expected an error frame, got " +
+                               std::string(refwire::rpc::detail::to_string(f.header.kind)));
+    }
+    refwire::rpc::detail::error_payload e;
+    std::string why;
+    if (!refwire::rpc::detail::parse(f.payload, e, why)) throw std::runtime_error("malformed error payload: " + why);
+    return e;
+  }
+
+  /// True when the server answers a ping on this connection (it is still open and reading).
+  bool answers_ping(std::uint32_t id = 0x7e57) {
+    send_control(refwire::rpc::detail::frame_kind::ping, id);
+    auto f = read_frame(std::chrono::seconds(3));
+    return f && f->header.kind == refwire::rpc::detail::frame_kind::pong && f->header.request_id == id;
+  }
 
   /// The next frame, or nullopt when the server closed the connection first.
   std::optional<frame> read_frame(std::chrono::milliseconds within = std::chrono::seconds(5)) {

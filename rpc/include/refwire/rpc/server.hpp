@@ -12,10 +12,32 @@
 //   ...
 //   server.stop();    // stops accepting, finishes the calls in flight, returns
 //
-// Threading: server_options::io_threads threads run the event loop; a
+// Threading: server_options::io_threads threads run the event loop: they
+// accept, read and parse requests. With handler_threads == 0 (the default) a
 // handler runs on the IO thread that read its request, so a connection's
-// requests are answered in order. Handlers of different connections run at
-// once when io_threads > 1: an implementation shared by them must be thread-safe.
+// requests are answered in order, one at a time. With handler_threads = N the
+// server owns a pool of N threads (started by start(), joined by stop()): the
+// IO thread queues each request, a pool thread runs its handler and writes
+// the reply, so a slow handler delays no other call and one connection's
+// replies may come out of order. Handlers of different connections (and, with
+// a pool, of one connection) run at once: an implementation shared by them
+// must be thread-safe.
+//
+// A handler can see its call through refwire::rpc::call_context::current():
+// the peer, the method, the request id, the caller's deadline (the timeout it
+// sent, counted from when the request was read) and cancelled(), which turns
+// true when the caller cancels the call (a cancel frame), its deadline
+// passes, or stop()'s drain_timeout runs out. A request whose deadline has
+// passed before its handler starts is answered deadline_exceeded without
+// running it; a cancelled request still queued is answered cancelled without
+// running it. Every request gets exactly one reply.
+//
+// Limits (server_options): max_calls_in_flight per connection (past it the
+// new call gets resource_exhausted and the connection stays), max_connections
+// (past it a new connection is sent the reason, resource_exhausted, and
+// closed), idle_timeout, write_timeout (a peer that stops reading its replies
+// is closed), handshake_timeout, max_frame_size, drain_timeout (stop()).
+// While a connection's unsent replies exceed 8 MiB it is not read from.
 
 #include <memory>
 #include <string>
@@ -66,8 +88,12 @@ class server {
   void start();
   /// start(), then blocks until stop() is called (from another thread).
   void run();
-  /// Stops accepting, lets the handlers running finish and their replies go
-  /// out, closes every connection, joins the threads. Idempotent.
+  /// Stops accepting and reading requests; the calls already read are served
+  /// (and their replies go out) for up to drain_timeout; then each call not yet
+  /// answered gets unavailable ("the server stopped before the call completed
+  /// (drain_timeout 5000 ms)") and its handler sees cancelled(). Waits for the
+  /// running handlers to return, closes every connection, joins the threads.
+  /// Idempotent; a second stop() waits for the first.
   void stop();
 
   [[nodiscard]] const server_options& options() const noexcept;
