@@ -159,10 +159,14 @@ std::uint32_t next_power_of_two(std::uint32_t v) {
   return p;
 }
 
-/// "12.3 ms".
+/// "12.3 ms", or "512.0 µs" under a millisecond.
 std::string ms_text(std::chrono::nanoseconds d) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.1f ms", static_cast<double>(d.count()) / 1e6);
+  if (d < std::chrono::milliseconds(1)) {
+    std::snprintf(text, sizeof text, "%.1f \u00b5s", static_cast<double>(d.count()) / 1e3);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f ms", static_cast<double>(d.count()) / 1e6);
+  }
   return text;
 }
 
