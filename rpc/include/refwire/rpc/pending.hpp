@@ -38,9 +38,9 @@ class pending {
     check();
     while (!detail::async_wait(*state_, std::chrono::steady_clock::time_point::max())) {
     }
+    // state_ itself stays (until the pending goes): cancel() on another thread may be using it.
     auto finish = std::exchange(finish_, nullptr);
-    auto state = std::move(state_);
-    return finish(*state);
+    return finish(*state_);
   }
 
   /// Waits at most d; true when the reply (or the call's failure) is in and get() will not block.
@@ -53,9 +53,9 @@ class pending {
   }
 
   /// True when get() will not block.
-  [[nodiscard]] bool ready() const noexcept { return state_ && detail::async_ready(*state_); }
+  [[nodiscard]] bool ready() const noexcept { return valid() && detail::async_ready(*state_); }
   /// Whether this pending still holds a call (false after get(), or default-constructed).
-  [[nodiscard]] bool valid() const noexcept { return state_ != nullptr; }
+  [[nodiscard]] bool valid() const noexcept { return state_ != nullptr && finish_ != nullptr; }
 
   /// Gives up on the call: get() then throws rpc_error(cancelled); the server
   /// is told (a cancel frame), and a late reply is dropped. Safe to call from
@@ -78,7 +78,7 @@ class pending {
 
  private:
   void check() const {
-    if (!state_) throw rpc_error(status_code::invalid_argument, "refwire::rpc::pending: no call (get() was already called, or it was moved from)");
+    if (!valid()) throw rpc_error(status_code::invalid_argument, "refwire::rpc::pending: no call (get() was already called, or it was moved from)");
   }
 
   std::shared_ptr<detail::async_state> state_;
