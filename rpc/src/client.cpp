@@ -3,21 +3,32 @@
 // (docs/rpc.md, "Threading"). A caller alone on the connection reads its own
 // reply and decodes it straight from the read buffer; with many callers, the
 // reader copies each other reply into its caller's buffer and wakes it.
+//
+// Every request carries its deadline (docs/rpc-protocol.md §5.1). With
+// client_options::ping_interval set, the client owns one thread: it pings a
+// connection that has been silent that long, taking the reader role like a
+// caller when nobody reads, and breaks the connection when nothing arrives
+// within ping_timeout. Hooks (stats, log) read the hook clock and format
+// messages only when set.
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <mutex>
 #include <refwire/rpc/detail/client_core.hpp>
 #include <refwire/rpc/detail/protocol.hpp>
 #include <refwire/rpc/error.hpp>
+#include <refwire/rpc/hooks.hpp>
 #include <refwire/serialization/compression.hpp>
 #include <refwire/transports/transport.hpp>
 #include <span>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -29,6 +40,11 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 using time_point = clock::time_point;
+
+/// Every request carries the caller's deadline (flag_deadline, a u32le prefix
+/// of milliseconds: docs/rpc-protocol.md §5.1), so that a server can drop work
+/// whose caller has given up.
+constexpr bool send_deadline = true;
 
 /// A lock that a caller waits for only until its deadline. (std::timed_mutex
 /// would do, but ThreadSanitizer does not see its pthread_mutex_clocklock.)
@@ -74,12 +90,17 @@ class deadline_guard {
   bool owns_;
 };
 
-/// One call waiting for its reply. Guarded by client_state::mutex except
-/// where noted.
+/// One call waiting for its reply (or the ping thread waiting for its pong).
+/// Guarded by client_state::mutex except where noted.
 struct slot {
   std::uint32_t id = 0;
   std::size_t method = 0;
   bool done = false;
+  /// The ping thread's: completed by a pong with its id, never by a reply.
+  bool ping = false;
+  /// An async call with a hook that needs its latency: `finished` is stamped
+  /// (hook clock) when it completes.
+  bool timed = false;
   std::condition_variable cv;
   status_code code = status_code::ok;
   bool remote = false;
@@ -90,6 +111,8 @@ struct slot {
   /// Set by the caller's own thread when it read and decoded its reply itself.
   bool decoded = false;
   refwire::error decode_failure;
+  std::size_t response_bytes = 0;
+  time_point finished{};
 };
 
 /// Buffers of the calling thread, kept between calls (no allocation per call
@@ -113,6 +136,20 @@ time_point deadline_after(std::chrono::milliseconds d) {
   return now + d;
 }
 
+/// The deadline prefix's value: milliseconds, clamped to [0, 0xffffffff].
+std::uint32_t clamp_ms(std::chrono::milliseconds d) {
+  if (d.count() <= 0) return 0;
+  if (d.count() >= 0xffffffffLL) return 0xffffffffu;
+  return static_cast<std::uint32_t>(d.count());
+}
+
+/// What is left of a deadline, rounded up to whole milliseconds.
+std::uint32_t ms_left(time_point deadline) {
+  if (deadline == time_point::max()) return 0xffffffffu;
+  const auto left = deadline - clock::now();
+  return clamp_ms(std::chrono::ceil<std::chrono::milliseconds>(left));
+}
+
 /// The largest table of calls in flight (max_calls_in_flight is clamped to half of it).
 constexpr std::uint32_t max_table = 1u << 21;
 
@@ -120,6 +157,17 @@ std::uint32_t next_power_of_two(std::uint32_t v) {
   std::uint32_t p = 16;
   while (p < v && p < (1u << 30)) p <<= 1;
   return p;
+}
+
+/// "12.3 ms", or "512.0 µs" under a millisecond.
+std::string ms_text(std::chrono::nanoseconds d) {
+  char text[32];
+  if (d < std::chrono::milliseconds(1)) {
+    std::snprintf(text, sizeof text, "%.1f \u00b5s", static_cast<double>(d.count()) / 1e3);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f ms", static_cast<double>(d.count()) / 1e6);
+  }
+  return text;
 }
 
 }  // namespace
@@ -134,13 +182,17 @@ struct connection {
   std::uint32_t threshold = 0;
   std::uint32_t send_limit = 0;
   std::vector<method_reply> methods;
+  /// With pings on: when bytes last arrived (steady_clock ticks), written by the reader.
+  std::atomic<clock::rep> last_received{0};
   // guarded by client_state::mutex
   std::vector<slot*> table;
   std::uint32_t mask = 0;
   std::uint32_t next_id = 1;
+  std::uint64_t issued = 0;  // request ids handed out: tells a reply for an id never sent
   std::uint32_t in_flight = 0;
   std::uint32_t max_in_flight = 1;  // client_options::max_calls_in_flight, clamped to the table
   bool reading = false;
+  slot* reader_slot = nullptr;  // the slot of the thread in the reader role
   bool broken = false;
   std::vector<slot*> waiting;  // callers blocked until a reply or the reader role is theirs
 };
@@ -151,6 +203,10 @@ struct client_state {
   client_options options;
   std::string interface_name;
   std::vector<client_method> methods;
+  /// A hook needs call latencies (a stats sink, or a logger of slow calls):
+  /// only then is the hook clock read.
+  bool timing = false;
+  bool pinging = false;  // ping_interval > 0
   boost::asio::io_context io;  // the client's own event loop: connecting
   deadline_mutex connect_mutex;
   std::mutex mutex;
@@ -158,6 +214,8 @@ struct client_state {
   bool failed_once = false;
   bool closed = false;
   std::string last_failure;
+  std::condition_variable ping_cv;  // the ping thread sleeps on it (with mutex)
+  std::thread ping_thread;
 };
 
 struct async_state {
@@ -167,6 +225,10 @@ struct async_state {
   std::vector<std::byte> payload;
   time_point deadline;
   bool finished = false;
+  // hooks (with owner->timing): when the call was made; recorded once (guarded by owner->mutex)
+  time_point started{};
+  std::size_t request_bytes = 0;
+  bool recorded = false;
   ~async_state();
 };
 
@@ -176,43 +238,91 @@ namespace {
 
 std::string method_name(const client_state& st, std::size_t method) { return st.methods[method].full_name; }
 
-/// Completes every call in flight with unavailable and closes the stream.
+/// The logger when it takes messages of level l, else nullptr (and nothing is formatted).
+logger* log_at(const client_state& st, log_level l) {
+  logger* g = st.options.log.get();
+  return g != nullptr && g->enabled(l) ? g : nullptr;
+}
+
+/// Marks s completed (its code and message set by the caller).
+void mark_done(slot& s) {
+  s.done = true;
+  if (s.timed) s.finished = hook_now();
+}
+
+/// Tells the hooks about one finished call (only with st.timing).
+void record_call(const client_state& st, std::size_t method, status_code code, std::chrono::nanoseconds latency,
+                 std::size_t request_bytes, std::size_t response_bytes) {
+  const client_method& m = st.methods[method];
+  if (st.options.stats) {
+    call_record r;
+    r.side = call_side::client;
+    r.method = m.full_name;
+    r.method_id = m.id;
+    r.code = code;
+    r.latency = latency;
+    r.request_bytes = request_bytes;
+    r.response_bytes = response_bytes;
+    st.options.stats->record(r);
+  }
+  if (logger* g = log_at(st, log_level::warning)) {
+    const std::chrono::nanoseconds slow = g->slow_call();
+    if (slow.count() > 0 && latency >= slow) {
+      g->write(log_level::warning, "client: slow call " + m.full_name + " to " + st.uri + ": " + ms_text(latency) +
+                                       " (slow_call " + ms_text(slow) + "), " + std::string(to_string(code)));
+    }
+  }
+}
+
+/// Completes every call in flight with unavailable and closes the stream;
+/// logs "client: connection to <uri> closed: <reason>" at `level`.
 /// Call with st.mutex held.
-void break_locked(client_state& st, connection& c, const std::string& reason) {
+void break_locked(client_state& st, connection& c, const std::string& reason, log_level level = log_level::info) {
   if (c.broken) return;
   c.broken = true;
   st.failed_once = true;
   st.last_failure = reason;
   for (slot*& s : c.table) {
     if (s == nullptr) continue;
-    s->done = true;
     s->code = status_code::unavailable;
-    s->message = method_name(st, s->method) + ": " + reason;
+    s->message = s->ping ? reason : method_name(st, s->method) + ": " + reason;
+    mark_done(*s);
     s->cv.notify_one();
     s = nullptr;
   }
   c.in_flight = 0;
   for (slot* w : c.waiting) w->cv.notify_one();
   c.stream->close();
+  if (logger* g = log_at(st, level)) g->write(level, "client: connection to " + st.uri + " closed: " + reason);
+  st.ping_cv.notify_all();
 }
 
-void break_connection(client_state& st, connection& c, const std::string& reason) {
+void break_connection(client_state& st, connection& c, const std::string& reason,
+                      log_level level = log_level::info) {
   std::lock_guard lock(st.mutex);
-  break_locked(st, c, reason);
+  break_locked(st, c, reason, level);
 }
 
-/// Writes one frame (header and payload in one gather write). Returns false,
-/// having written nothing, when another caller's write holds the stream past
-/// the deadline.
-[[nodiscard]] bool write_frame(connection& c, const frame_header& h, std::span<const std::byte> payload,
-                               time_point deadline) {
-  std::array<std::byte, header_size> head{};
-  write_header(h, head);
-  const std::span<const std::byte> parts[] = {head, payload};
+/// Writes frames as one gather write. Returns false, having written nothing,
+/// when another caller's write holds the stream past the deadline.
+[[nodiscard]] bool write_parts(connection& c, std::span<const std::span<const std::byte>> parts, time_point deadline) {
   deadline_guard lock(c.write_mutex, deadline);
   if (!lock.owns()) return false;
-  c.stream->write_all(std::span<const std::span<const std::byte>>(parts, payload.empty() ? 1 : 2), deadline);
+  c.stream->write_all(parts, deadline);
   return true;
+}
+
+/// Writes one frame: the header, an optional prefix (the deadline) and the
+/// payload, in one gather write, copying neither.
+[[nodiscard]] bool write_frame(connection& c, const frame_header& h, std::span<const std::byte> prefix,
+                               std::span<const std::byte> payload, time_point deadline) {
+  std::array<std::byte, header_size> head{};
+  write_header(h, head);
+  std::span<const std::byte> parts[3] = {head, {}, {}};
+  std::size_t n = 1;
+  if (!prefix.empty()) parts[n++] = prefix;
+  if (!payload.empty()) parts[n++] = payload;
+  return write_parts(c, std::span<const std::span<const std::byte>>(parts, n), deadline);
 }
 
 /// Reads one whole frame during the handshake (no other caller exists yet).
@@ -230,7 +340,7 @@ frame_view read_frame_blocking(connection& c, std::uint32_t limit, time_point de
 
 /// Connects and handshakes before the earlier of connect_timeout and the
 /// call's own deadline.
-std::shared_ptr<connection> connect_once(client_state& st, time_point call_deadline) {
+std::shared_ptr<connection> connect_unlogged(client_state& st, time_point call_deadline) {
   const time_point deadline = std::min(deadline_after(st.options.connect_timeout), call_deadline);
   auto c = std::make_shared<connection>();
   try {
@@ -255,7 +365,7 @@ std::shared_ptr<connection> connect_once(client_state& st, time_point call_deadl
     frame_header head;
     head.kind = frame_kind::handshake;
     head.length = static_cast<std::uint32_t>(payload.size());
-    if (!write_frame(*c, head, payload, deadline)) fail(status_code::deadline_exceeded, "handshake: no time left");
+    if (!write_frame(*c, head, {}, payload, deadline)) fail(status_code::deadline_exceeded, "handshake: no time left");
     const frame_view f = read_frame_blocking(*c, st.options.max_frame_size, deadline);
     std::string why;
     if (f.header.kind == frame_kind::error) {
@@ -297,11 +407,31 @@ std::shared_ptr<connection> connect_once(client_state& st, time_point call_deadl
   c->max_in_flight = std::clamp<std::uint32_t>(st.options.max_calls_in_flight, 1, max_table / 2);
   c->mask = next_power_of_two(c->max_in_flight * 2) - 1;
   c->table.assign(static_cast<std::size_t>(c->mask) + 1, nullptr);
+  if (st.pinging) c->last_received.store(clock::now().time_since_epoch().count(), std::memory_order_relaxed);
   return c;
 }
 
-/// The current connection, connecting (again) when there is none, before the deadline.
-std::shared_ptr<connection> acquire(client_state& st, time_point deadline) {
+/// connect_unlogged, logging a failure ("client: <the error>", warning).
+std::shared_ptr<connection> connect_once(client_state& st, time_point call_deadline) {
+  try {
+    return connect_unlogged(st, call_deadline);
+  } catch (const rpc_error& e) {
+    if (logger* g = log_at(st, log_level::warning)) g->write(log_level::warning, std::string("client: ") + e.what());
+    throw;
+  }
+}
+
+/// Makes c the client's connection. Call with st.mutex held.
+void install_locked(client_state& st, std::shared_ptr<connection> c) {
+  st.current = std::move(c);
+  if (logger* g = log_at(st, log_level::info)) g->write(log_level::info, "client: connection to " + st.uri + " opened");
+  st.ping_cv.notify_all();
+}
+
+/// The current connection, connecting (again) when there is none, before the
+/// deadline; `connected` tells whether this call made it.
+std::shared_ptr<connection> acquire(client_state& st, time_point deadline, bool& connected) {
+  connected = false;
   {
     std::lock_guard lock(st.mutex);
     if (st.closed) fail(status_code::unavailable, st.uri + ": the client is closed");
@@ -319,8 +449,13 @@ std::shared_ptr<connection> acquire(client_state& st, time_point deadline) {
     if (st.current && !st.current->broken) return st.current;
   }
   auto c = connect_once(st, deadline);
+  connected = true;
   std::lock_guard lock(st.mutex);
-  st.current = c;
+  if (st.closed) {  // destroyed meanwhile (a pending's call outliving its client)
+    c->stream->close();
+    fail(status_code::unavailable, st.uri + ": the client is closed");
+  }
+  install_locked(st, c);
   return c;
 }
 
@@ -340,9 +475,11 @@ void check_method(const client_state& st, const connection& c, std::size_t metho
                    : " (the number or kind of parameters differs)"));
 }
 
-/// Encodes the request into the calling thread's buffers; returns the payload and flags.
+/// Encodes the request into the calling thread's buffers; returns the
+/// arguments as they go on the wire (compressed or not) and sets flags.
+/// `prefix`: the bytes that precede them in the frame (the deadline).
 std::span<const std::byte> encode_request(const client_state& st, const connection& c, std::size_t method,
-                                          encode_fn encode, std::uint8_t& flags) {
+                                          encode_fn encode, std::size_t prefix, std::uint8_t& flags) {
   thread_buffers& b = buffers();
   encode(c.codec, b.request);
   std::span<const std::byte> payload = b.request;
@@ -353,28 +490,37 @@ std::span<const std::byte> encode_request(const client_state& st, const connecti
     payload = b.compressed;
     flags = flag_compressed;
   }
-  if (payload.size() > c.send_limit) {
+  if (payload.size() + prefix > c.send_limit) {
     fail(status_code::resource_exhausted,
-         method_name(st, method) + ": the request of " + std::to_string(payload.size()) +
+         method_name(st, method) + ": the request of " + std::to_string(payload.size() + prefix) +
              " bytes is longer than max_frame_size (" + std::to_string(c.send_limit) + ")");
   }
   return payload;
 }
 
-/// Puts s into the table under a fresh request id.
-void enroll(client_state& st, connection& c, slot& s) {
-  std::lock_guard lock(st.mutex);
-  if (c.broken) fail(status_code::unavailable, method_name(st, s.method) + ": " + st.last_failure);
-  if (c.in_flight >= c.max_in_flight) {
-    fail(status_code::resource_exhausted, method_name(st, s.method) + ": " + std::to_string(c.in_flight) +
-                                              " calls are in flight on this connection (max_calls_in_flight)");
+/// Puts s into the table under a fresh request id. A ping slot neither
+/// counts against max_calls_in_flight nor fails: the table always has room
+/// for it (it holds twice the calls allowed). Call with st.mutex held.
+void enroll_locked(client_state& st, connection& c, slot& s) {
+  if (!s.ping) {
+    if (c.broken) fail(status_code::unavailable, method_name(st, s.method) + ": " + st.last_failure);
+    if (c.in_flight >= c.max_in_flight) {
+      fail(status_code::resource_exhausted, method_name(st, s.method) + ": " + std::to_string(c.in_flight) +
+                                                " calls are in flight on this connection (max_calls_in_flight)");
+    }
   }
   std::uint32_t id = c.next_id;
   while (id == 0 || c.table[id & c.mask] != nullptr) ++id;
   c.next_id = id + 1;
+  ++c.issued;
   s.id = id;
   c.table[id & c.mask] = &s;
-  ++c.in_flight;
+  if (!s.ping) ++c.in_flight;
+}
+
+void enroll(client_state& st, connection& c, slot& s) {
+  std::lock_guard lock(st.mutex);
+  enroll_locked(st, c, s);
 }
 
 /// Removes s from the table if it is still there. Call with st.mutex held.
@@ -382,22 +528,38 @@ void withdraw_locked(connection& c, slot& s) {
   slot*& entry = c.table[s.id & c.mask];
   if (entry == &s) {
     entry = nullptr;
-    --c.in_flight;
+    if (!s.ping) --c.in_flight;
   }
 }
 
-/// Sends the enrolled call; a failure to send breaks the connection.
+/// Whether this connection has ever handed out request id `id`. Call with st.mutex held.
+bool issued_locked(const connection& c, std::uint32_t id) {
+  const std::uint32_t back = c.next_id - id;  // how many ids ago, modulo 2^32
+  return id != 0 && back != 0 && back <= c.issued;
+}
+
+/// Sends the enrolled call; a failure to send breaks the connection. A
+/// request carries `deadline_ms` in its prefix (send_deadline).
 void send_request(client_state& st, connection& c, slot& s, frame_kind kind, std::uint8_t flags,
-                  std::span<const std::byte> payload, time_point deadline) {
+                  std::span<const std::byte> payload, time_point deadline, std::uint32_t deadline_ms) {
+  std::array<std::byte, deadline_prefix_size> prefix{};
+  std::span<const std::byte> prefix_part;
+  if (kind == frame_kind::request && send_deadline) {
+    for (std::size_t i = 0; i < deadline_prefix_size; ++i) {
+      prefix[i] = static_cast<std::byte>((deadline_ms >> (8 * i)) & 0xffu);
+    }
+    prefix_part = prefix;
+    flags |= flag_deadline;
+  }
   frame_header h;
   h.kind = kind;
   h.flags = flags;
   h.codec = static_cast<std::uint8_t>(c.codec);
-  h.length = static_cast<std::uint32_t>(payload.size());
+  h.length = static_cast<std::uint32_t>(prefix_part.size() + payload.size());
   h.request_id = s.id;
   h.method_id = st.methods[s.method].id;
   try {
-    if (!write_frame(c, h, payload, deadline)) {
+    if (!write_frame(c, h, prefix_part, payload, deadline)) {
       std::lock_guard lock(st.mutex);
       withdraw_locked(c, s);
       fail(
@@ -409,6 +571,7 @@ void send_request(client_state& st, connection& c, slot& s, frame_kind kind, std
     const std::string reason = e.code() == transports::errc::timed_out
                                    ? std::string("the request could not be sent before the deadline")
                                    : std::string("sending failed: ") + e.what();
+    withdraw_locked(c, s);
     break_locked(st, c, reason);
     lock.unlock();
     fail(e.code() == transports::errc::timed_out ? status_code::deadline_exceeded : status_code::unavailable,
@@ -432,6 +595,22 @@ bool open_payload(const frame_view& f, std::uint32_t max_alloc, std::span<const 
   return true;
 }
 
+/// Logs a reply nobody waits for (it is dropped). Call with st.mutex held.
+void log_dropped_locked(const client_state& st, const connection& c, const frame_header& h, const slot* s) {
+  const bool sent = issued_locked(c, h.request_id) && (s == nullptr || !s->ping);
+  const log_level level = sent ? log_level::debug : log_level::warning;
+  logger* g = log_at(st, level);
+  if (g == nullptr) return;
+  const std::string kind(to_string(h.kind));
+  if (sent) {
+    g->write(level, "client: " + st.uri + " sent a " + kind + " for request id " + std::to_string(h.request_id) +
+                        ", no longer waited for (cancelled or past its deadline): dropped");
+  } else {
+    g->write(level, "client: " + st.uri + " sent a " + kind + " for request id " + std::to_string(h.request_id) +
+                        ", which this client never sent: dropped");
+  }
+}
+
 /// Handles one frame read by the reader. Returns false when the connection broke.
 bool dispatch(client_state& st, connection& c, const frame_view& f, slot& own, decode_fn* decode_own) {
   switch (f.header.kind) {
@@ -442,13 +621,17 @@ bool dispatch(client_state& st, connection& c, const frame_view& f, slot& own, d
         std::string why;
         const std::string reason = parse(f.payload, e, why) ? "the server closed the connection: " + e.message
                                                             : "malformed error frame: " + why;
-        break_connection(st, c, reason);
+        break_connection(st, c, reason, log_level::warning);
         return false;
       }
       std::unique_lock lock(st.mutex);
       slot* s = c.table[f.header.request_id & c.mask];
-      if (s == nullptr || s->id != f.header.request_id) return true;  // cancelled or timed out: dropped
+      if (s == nullptr || s->id != f.header.request_id || s->ping) {
+        log_dropped_locked(st, c, f.header, s);  // cancelled, timed out, or never sent: dropped
+        return true;
+      }
       withdraw_locked(c, *s);
+      s->response_bytes = f.payload.size();
       if (f.header.kind == frame_kind::error) {
         error_payload e;
         std::string why;
@@ -484,19 +667,27 @@ bool dispatch(client_state& st, connection& c, const frame_view& f, slot& own, d
           s->payload->assign(bytes.begin(), bytes.end());
         }
       }
-      s->done = true;
+      mark_done(*s);
       if (s != &own) s->cv.notify_one();
       return true;
     }
-    case frame_kind::pong:
+    case frame_kind::pong: {
+      std::lock_guard lock(st.mutex);
+      slot* s = c.table[f.header.request_id & c.mask];
+      if (s != nullptr && s->id == f.header.request_id && s->ping) {  // the ping thread's; others are ignored
+        withdraw_locked(c, *s);
+        mark_done(*s);
+        if (s != &own) s->cv.notify_one();
+      }
       return true;
+    }
     case frame_kind::ping: {
       frame_header h;
       h.kind = frame_kind::pong;
       h.request_id = f.header.request_id;
       try {
         // the reader never waits for a caller's write: a pong is dropped instead
-        (void)write_frame(c, h, {}, clock::now());
+        (void)write_frame(c, h, {}, {}, clock::now());
       } catch (const transports::transport_error& e) {
         break_connection(st, c, std::string("answering a ping failed: ") + e.what());
         return false;
@@ -504,7 +695,8 @@ bool dispatch(client_state& st, connection& c, const frame_view& f, slot& own, d
       return true;
     }
     default:
-      break_connection(st, c, "the server sent an unexpected " + std::string(to_string(f.header.kind)) + " frame");
+      break_connection(st, c, "the server sent an unexpected " + std::string(to_string(f.header.kind)) + " frame",
+                       log_level::warning);
       return false;
   }
 }
@@ -517,7 +709,7 @@ void read_until(client_state& st, connection& c, slot& own, time_point deadline,
       std::string why;
       auto f = c.reader.next(st.options.max_frame_size, why);
       if (!why.empty()) {
-        break_connection(st, c, "the server sent a bad frame: " + why);
+        break_connection(st, c, "the server sent a bad frame: " + why, log_level::warning);
         return;
       }
       if (!f) break;
@@ -537,9 +729,12 @@ void read_until(client_state& st, connection& c, slot& own, time_point deadline,
       return;
     }
     if (n == 0) {
-      break_connection(st, c, "the server closed the connection");
+      break_connection(st, c, c.reader.empty() ? "the server closed the connection"
+                                               : "the server closed the connection in the middle of a frame",
+                       c.reader.empty() ? log_level::info : log_level::warning);
       return;
     }
+    if (st.pinging) c.last_received.store(clock::now().time_since_epoch().count(), std::memory_order_relaxed);
     c.reader.commit(n);
   }
 }
@@ -553,25 +748,28 @@ bool wait_for_reply(client_state& st, connection& c, slot& s, time_point until, 
   while (!s.done) {
     if (c.broken) {
       withdraw_locked(c, s);
-      s.done = true;
       s.code = status_code::unavailable;
-      s.message = method_name(st, s.method) + ": " + st.last_failure;
+      s.message = s.ping ? st.last_failure : method_name(st, s.method) + ": " + st.last_failure;
+      mark_done(s);
       break;
     }
     if (!c.reading) {
       c.reading = true;
+      c.reader_slot = &s;
       lock.unlock();
       try {
         read_until(st, c, s, until, decode_own);
       } catch (...) {  // not a transport error (those break the connection inside): give the role back
         lock.lock();
         c.reading = false;
+        c.reader_slot = nullptr;
         withdraw_locked(c, s);
-        break_locked(st, c, "the reader failed");
+        break_locked(st, c, "the reader failed", log_level::error);
         throw;
       }
       lock.lock();
       c.reading = false;
+      c.reader_slot = nullptr;
       if (!c.waiting.empty()) c.waiting.front()->cv.notify_one();  // the role passes on
     } else {
       c.waiting.push_back(&s);
@@ -584,14 +782,62 @@ bool wait_for_reply(client_state& st, connection& c, slot& s, time_point until, 
         return false;
       }
       withdraw_locked(c, s);
-      s.done = true;
       s.code = status_code::deadline_exceeded;
       s.message = method_name(st, s.method) + ": no reply before the deadline";
+      mark_done(s);
     }
   }
   // Woken to take over reading but done already: pass the role on.
   if (!c.reading && !c.waiting.empty()) c.waiting.front()->cv.notify_one();
   return true;
+}
+
+/// The ping thread (client_options::ping_interval > 0): sleeps until the
+/// connection has received nothing for ping_interval, pings it, and reads
+/// the pong itself when no caller is reading (the reader role, as a caller
+/// takes it); nothing received within ping_timeout breaks the connection.
+void ping_loop(client_state& st) {
+  const auto interval = st.options.ping_interval;
+  const auto timeout = st.options.ping_timeout;
+  std::unique_lock lock(st.mutex);
+  while (!st.closed) {
+    const std::shared_ptr<connection> c = st.current;
+    if (!c || c->broken) {
+      st.ping_cv.wait(lock);
+      continue;
+    }
+    const time_point due =
+        time_point(clock::duration(c->last_received.load(std::memory_order_relaxed))) + interval;
+    if (clock::now() < due) {
+      st.ping_cv.wait_until(lock, due);
+      continue;
+    }
+    slot p;
+    p.ping = true;
+    enroll_locked(st, *c, p);
+    lock.unlock();
+    const time_point sent = clock::now();
+    const time_point give_up = sent + timeout;
+    bool answered = false;
+    frame_header h;
+    h.kind = frame_kind::ping;
+    h.request_id = p.id;
+    bool written = false;
+    try {
+      written = write_frame(*c, h, {}, {}, give_up);  // false: a caller's write held the stream all that time
+    } catch (const transports::transport_error& e) {
+      break_connection(st, *c, std::string("sending a ping failed: ") + e.what());
+    }
+    if (written) answered = wait_for_reply(st, *c, p, give_up, false, nullptr);
+    lock.lock();
+    if (!answered) {
+      withdraw_locked(*c, p);
+      if (!c->broken && c->last_received.load(std::memory_order_relaxed) < sent.time_since_epoch().count()) {
+        break_locked(st, *c, "no reply to a ping within ping_timeout (" + std::to_string(timeout.count()) + " ms)",
+                     log_level::warning);
+      }
+    }
+  }
 }
 
 [[noreturn]] void throw_failure(const client_state& st, const slot& s) {
@@ -603,12 +849,33 @@ void check_decoded(const client_state& st, std::size_t method, const refwire::er
   if (e) fail(status_code::internal, method_name(st, method) + ": the reply does not decode: " + e.message());
 }
 
+/// The deadline prefix of a call whose deadline is `deadline` (its timeout
+/// from when it was made): the timeout itself, unless the call had to connect
+/// first, then what is left of it. (The time spent encoding and waiting to
+/// write is not subtracted: the server counts from when it reads the frame,
+/// so it never gives up before the caller does.)
+std::uint32_t prefix_ms(std::chrono::milliseconds timeout, time_point deadline, bool connected) {
+  return connected ? ms_left(deadline) : clamp_ms(timeout);
+}
+
 }  // namespace
 
 async_state::~async_state() {
   if (!conn) return;
-  std::lock_guard lock(owner->mutex);
-  if (!s.done) withdraw_locked(*conn, s);
+  client_state& st = *owner;
+  bool record = false;
+  status_code code = status_code::ok;
+  std::chrono::nanoseconds latency{0};
+  {
+    std::lock_guard lock(st.mutex);
+    if (!s.done) withdraw_locked(*conn, s);
+    if (st.timing && !recorded) {  // dropped without get(): recorded as it ended, or as cancelled
+      recorded = record = true;
+      code = s.done ? s.code : status_code::cancelled;
+      latency = (s.done ? s.finished : hook_now()) - started;
+    }
+  }
+  if (record) record_call(st, s.method, code, latency, request_bytes, s.response_bytes);
 }
 
 client_core::client_core(std::string_view uri, const client_options& options, std::string_view interface_name,
@@ -619,19 +886,42 @@ client_core::client_core(std::string_view uri, const client_options& options, st
   st.options = options;
   st.interface_name = std::string(interface_name);
   st.methods = std::move(methods);
+  st.timing = st.options.stats != nullptr ||
+              (st.options.log != nullptr && st.options.log->slow_call().count() > 0 &&
+               st.options.log->enabled(log_level::warning));
+  st.pinging = st.options.ping_interval.count() > 0;
   try {
     st.where = transports::parse_uri(uri);
   } catch (const transports::transport_error& e) {
     fail(status_code::invalid_argument, e.what());
   }
   st.uri = st.where.uri();
-  st.current = connect_once(st, time_point::max());
+  auto c = connect_once(st, time_point::max());
+  {
+    std::lock_guard lock(st.mutex);
+    install_locked(st, std::move(c));
+  }
+  if (st.pinging) {
+    try {
+      st.ping_thread = std::thread([&st] { ping_loop(st); });
+    } catch (...) {
+      std::lock_guard lock(st.mutex);
+      st.closed = true;
+      break_locked(st, *st.current, "the client could not start its ping thread");
+      throw;
+    }
+  }
 }
 
 client_core::~client_core() {
-  std::lock_guard lock(state_->mutex);
-  state_->closed = true;
-  if (state_->current) break_locked(*state_, *state_->current, "the client was destroyed");
+  client_state& st = *state_;
+  {
+    std::lock_guard lock(st.mutex);
+    st.closed = true;
+    if (st.current) break_locked(st, *st.current, "the client was destroyed");
+    st.ping_cv.notify_all();
+  }
+  if (st.ping_thread.joinable()) st.ping_thread.join();
 }
 
 const client_options& client_core::options() const noexcept { return state_->options; }
@@ -640,34 +930,47 @@ const std::string& client_core::uri() const noexcept { return state_->uri; }
 void client_core::call(std::size_t method, std::chrono::milliseconds timeout, encode_fn encode, decode_fn decode) {
   client_state& st = *state_;
   const time_point deadline = deadline_after(timeout);
-  std::shared_ptr<connection> c = acquire(st, deadline);
-  check_method(st, *c, method);
-  std::uint8_t flags = 0;
-  const std::span<const std::byte> payload = encode_request(st, *c, method, encode, flags);
+  time_point started{};
+  if (st.timing) started = hook_now();
+  std::size_t request_bytes = 0;
   slot s;
   s.method = method;
-  s.payload = &buffers().reply;
-  enroll(st, *c, s);
-  send_request(st, *c, s, frame_kind::request, flags, payload, deadline);
-  wait_for_reply(st, *c, s, deadline, true, &decode);
-  if (s.code != status_code::ok) throw_failure(st, s);
-  if (s.decoded) {
-    check_decoded(st, method, s.decode_failure);
-    return;
+  try {
+    bool connected = false;
+    std::shared_ptr<connection> c = acquire(st, deadline, connected);
+    check_method(st, *c, method);
+    std::uint8_t flags = 0;
+    const std::size_t prefix = send_deadline ? deadline_prefix_size : 0;
+    const std::span<const std::byte> payload = encode_request(st, *c, method, encode, prefix, flags);
+    request_bytes = payload.size();
+    s.payload = &buffers().reply;
+    enroll(st, *c, s);
+    send_request(st, *c, s, frame_kind::request, flags, payload, deadline, prefix_ms(timeout, deadline, connected));
+    wait_for_reply(st, *c, s, deadline, true, &decode);
+    if (s.code != status_code::ok) throw_failure(st, s);
+    if (s.decoded) {
+      check_decoded(st, method, s.decode_failure);
+    } else {
+      check_decoded(st, method, decode(c->codec, *s.payload));
+    }
+  } catch (const rpc_error& e) {
+    if (st.timing) record_call(st, method, e.code(), hook_now() - started, request_bytes, s.response_bytes);
+    throw;
   }
-  check_decoded(st, method, decode(c->codec, *s.payload));
+  if (st.timing) record_call(st, method, status_code::ok, hook_now() - started, request_bytes, s.response_bytes);
 }
 
 void client_core::notify(std::size_t method, encode_fn encode) {
   client_state& st = *state_;
   const time_point deadline = deadline_after(st.options.timeout);
-  std::shared_ptr<connection> c = acquire(st, deadline);
+  bool connected = false;
+  std::shared_ptr<connection> c = acquire(st, deadline, connected);
   check_method(st, *c, method);
   std::uint8_t flags = 0;
-  const std::span<const std::byte> payload = encode_request(st, *c, method, encode, flags);
+  const std::span<const std::byte> payload = encode_request(st, *c, method, encode, 0, flags);
   slot s;  // not enrolled: a one-way call has no reply
   s.method = method;
-  send_request(st, *c, s, frame_kind::one_way, flags, payload, deadline);
+  send_request(st, *c, s, frame_kind::one_way, flags, payload, deadline, 0);
 }
 
 std::shared_ptr<async_state> client_core::start(std::size_t method, std::chrono::milliseconds timeout,
@@ -676,15 +979,34 @@ std::shared_ptr<async_state> client_core::start(std::size_t method, std::chrono:
   auto a = std::make_shared<async_state>();
   a->owner = state_;
   a->deadline = deadline_after(timeout);
-  std::shared_ptr<connection> c = acquire(st, a->deadline);
-  check_method(st, *c, method);
-  std::uint8_t flags = 0;
-  const std::span<const std::byte> payload = encode_request(st, *c, method, encode, flags);
   a->s.method = method;
-  a->s.payload = &a->payload;
-  enroll(st, *c, a->s);
-  a->conn = c;
-  send_request(st, *c, a->s, frame_kind::request, flags, payload, a->deadline);
+  if (st.timing) {
+    a->started = hook_now();
+    a->s.timed = true;
+  }
+  try {
+    bool connected = false;
+    std::shared_ptr<connection> c = acquire(st, a->deadline, connected);
+    check_method(st, *c, method);
+    std::uint8_t flags = 0;
+    const std::size_t prefix = send_deadline ? deadline_prefix_size : 0;
+    const std::span<const std::byte> payload = encode_request(st, *c, method, encode, prefix, flags);
+    a->request_bytes = payload.size();
+    a->s.payload = &a->payload;
+    enroll(st, *c, a->s);
+    a->conn = c;
+    send_request(st, *c, a->s, frame_kind::request, flags, payload, a->deadline,
+                 prefix_ms(timeout, a->deadline, connected));
+  } catch (const rpc_error& e) {
+    if (st.timing) {
+      {
+        std::lock_guard lock(st.mutex);
+        a->recorded = true;
+      }
+      record_call(st, method, e.code(), hook_now() - a->started, a->request_bytes, 0);
+    }
+    throw;
+  }
   return a;
 }
 
@@ -701,27 +1023,62 @@ bool async_ready(const async_state& a) noexcept {
 void async_finish(async_state& a, decode_fn decode) {
   if (a.finished) fail(status_code::invalid_argument, "refwire::rpc::pending: get() was already called");
   a.finished = true;
-  if (a.s.code != status_code::ok) throw_failure(*a.owner, a.s);
-  check_decoded(*a.owner, a.s.method, decode(a.conn->codec, a.payload));
+  client_state& st = *a.owner;
+  bool record = false;
+  if (st.timing) {
+    std::lock_guard lock(st.mutex);
+    record = !a.recorded;
+    a.recorded = true;
+  }
+  const auto latency = [&] { return a.s.finished - a.started; };
+  if (a.s.code != status_code::ok) {
+    if (record) record_call(st, a.s.method, a.s.code, latency(), a.request_bytes, a.s.response_bytes);
+    throw_failure(st, a.s);
+  }
+  const refwire::error e = decode(a.conn->codec, a.payload);
+  if (record) {
+    record_call(st, a.s.method, e ? status_code::internal : status_code::ok, latency(), a.request_bytes,
+                a.s.response_bytes);
+  }
+  check_decoded(st, a.s.method, e);
 }
 
 void async_cancel(async_state& a) noexcept {
   client_state& st = *a.owner;
+  bool wake_reader = false;
+  bool record = false;
   {
     std::lock_guard lock(st.mutex);
     if (a.s.done) return;
     withdraw_locked(*a.conn, a.s);
-    a.s.done = true;
     a.s.code = status_code::cancelled;
     a.s.message = method_name(st, a.s.method) + ": cancelled";
+    mark_done(a.s);
+    a.s.cv.notify_one();  // a thread waiting in get() or wait_for() returns at once
+    // A thread reading the socket for this very call sleeps in read_some: a
+    // ping after the cancel makes the server send a frame that wakes it.
+    wake_reader = a.conn->reading && a.conn->reader_slot == &a.s;
+    if (st.timing && !a.recorded) record = a.recorded = true;
+    if (a.conn->broken) wake_reader = false;
+  }
+  if (record) record_call(st, a.s.method, status_code::cancelled, a.s.finished - a.started, a.request_bytes, 0);
+  {
+    std::lock_guard lock(st.mutex);
     if (a.conn->broken) return;
   }
+  std::array<std::byte, 2 * header_size> heads{};
   frame_header h;
   h.kind = frame_kind::cancel;
   h.request_id = a.s.id;
   h.method_id = st.methods[a.s.method].id;
+  write_header(h, std::span<std::byte, header_size>(heads.data(), header_size));
+  frame_header ping;
+  ping.kind = frame_kind::ping;
+  write_header(ping, std::span<std::byte, header_size>(heads.data() + header_size, header_size));
+  const std::span<const std::byte> parts[] = {
+      std::span<const std::byte>(heads.data(), wake_reader ? 2 * header_size : header_size)};
   try {
-    (void)write_frame(*a.conn, h, {}, clock::now() + std::chrono::seconds(1));  // best effort
+    (void)write_parts(*a.conn, parts, clock::now() + std::chrono::seconds(1));  // best effort
   } catch (const transports::transport_error& e) {
     break_connection(st, *a.conn, std::string("sending a cancel failed: ") + e.what());
   }

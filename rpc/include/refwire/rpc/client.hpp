@@ -11,7 +11,19 @@
 // One client is safe to share between threads; its calls share one
 // connection, many in flight at once. Threading: a caller alone on the
 // connection reads its own reply (no thread hop); with many callers, one of
-// them reads for all and hands the others their replies.
+// them reads for all and hands the others their replies. The client starts no
+// thread, except with client_options::ping_interval > 0: then it owns one,
+// started in the constructor and joined in the destructor, that pings a
+// connection silent for ping_interval (reading the pong itself when no caller
+// is reading) and breaks it when nothing arrives within ping_timeout.
+//
+// Every request carries the call's timeout (docs/rpc-protocol.md §5.1), so the
+// server can drop work whose caller has given up. Hooks (client_options::stats
+// and log, refwire/rpc/hooks.hpp): one call_record per call() and async_call()
+// (not notify()); the log says when a connection opens and closes (info), why
+// a frame or handshake reply from the server was refused, replies for no call
+// in flight, ping timeouts and slow calls (warning). Without hooks, a call
+// reads no hook clock and formats nothing.
 
 #include <chrono>
 #include <cstddef>

@@ -6,7 +6,10 @@
 //   if (f.wait_for(std::chrono::milliseconds(50))) use(f.get());   // get() throws what call() would
 //
 // A pending keeps what it needs of its client alive; a client destroyed
-// first completes it with unavailable. Out-parameters are written into the
+// first completes it with unavailable. With a stats sink (client_options::stats)
+// the call is recorded once: when get() has its result or failure (the latency
+// ends when the reply arrived), when it is cancelled, or when the pending is
+// dropped without get() (as cancelled if no reply had come). Out-parameters are written into the
 // caller's arguments by get(), so they must outlive the pending.
 
 #include <chrono>
@@ -35,9 +38,9 @@ class pending {
     check();
     while (!detail::async_wait(*state_, std::chrono::steady_clock::time_point::max())) {
     }
+    // state_ itself stays (until the pending goes): cancel() on another thread may be using it.
     auto finish = std::exchange(finish_, nullptr);
-    auto state = std::move(state_);
-    return finish(*state);
+    return finish(*state_);
   }
 
   /// Waits at most d; true when the reply (or the call's failure) is in and get() will not block.
@@ -50,12 +53,19 @@ class pending {
   }
 
   /// True when get() will not block.
-  [[nodiscard]] bool ready() const noexcept { return state_ && detail::async_ready(*state_); }
+  [[nodiscard]] bool ready() const noexcept { return valid() && detail::async_ready(*state_); }
   /// Whether this pending still holds a call (false after get(), or default-constructed).
-  [[nodiscard]] bool valid() const noexcept { return state_ != nullptr; }
+  [[nodiscard]] bool valid() const noexcept { return state_ != nullptr && finish_ != nullptr; }
 
   /// Gives up on the call: get() then throws rpc_error(cancelled); the server
-  /// is told, and a late reply is dropped.
+  /// is told (a cancel frame), and a late reply is dropped. Safe to call from
+  /// another thread than one blocked in get() or wait_for() on this call:
+  /// that thread returns with cancelled at once when another caller is
+  /// reading the connection; when it is itself the one reading (blocked in
+  /// the socket read), cancel() also sends a ping, and it returns as soon as
+  /// the server's pong (or any other frame) arrives. From a server that
+  /// answers nothing it returns at its wait_for() bound or the call's
+  /// deadline, whichever comes first.
   ///   if (user_pressed_stop) f.cancel();
   void cancel() noexcept {
     if (state_) detail::async_cancel(*state_);
@@ -68,7 +78,7 @@ class pending {
 
  private:
   void check() const {
-    if (!state_) throw rpc_error(status_code::invalid_argument, "refwire::rpc::pending: no call (get() was already called, or it was moved from)");
+    if (!valid()) throw rpc_error(status_code::invalid_argument, "refwire::rpc::pending: no call (get() was already called, or it was moved from)");
   }
 
   std::shared_ptr<detail::async_state> state_;

@@ -39,16 +39,20 @@ struct async_state;
 /// the call's rpc_error. Once only.
 void async_finish(async_state& s, decode_fn decode);
 /// Gives up on the call: a cancel frame goes to the server, the call
-/// completes with cancelled, and a late reply is dropped.
+/// completes with cancelled (a thread waiting for it wakes; one reading the
+/// socket for it wakes with the pong of a ping sent with the cancel), and a
+/// late reply is dropped.
 void async_cancel(async_state& s) noexcept;
 [[nodiscard]] bool async_ready(const async_state& s) noexcept;
 
 class client_core {
  public:
   /// Connects and completes the handshake (throws rpc_error: unavailable,
-  /// deadline_exceeded, invalid_argument when the endpoint refuses the codec).
+  /// deadline_exceeded, invalid_argument when the endpoint refuses the codec);
+  /// then starts the ping thread when options.ping_interval > 0.
   client_core(std::string_view uri, const client_options& options, std::string_view interface_name,
               std::vector<client_method> methods);
+  /// Breaks the connection (calls in flight fail with unavailable) and joins the ping thread.
   ~client_core();
   client_core(const client_core&) = delete;
   client_core& operator=(const client_core&) = delete;
