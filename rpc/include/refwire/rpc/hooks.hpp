@@ -11,8 +11,11 @@
 //   ...
 //   std::fputs(stats->table().c_str(), stdout);
 //
-// method              calls  errors      p50      p90      p99      max  req B/call  resp B/call
-// calc.v1.add         10000       0   9.1 µs  12.0 µs  30.2 µs   410 µs           8            4
+// method         calls  errors      p50      p90      p99      max  req B/call  resp B/call
+// calc.v1.add    10000       4  9.50 µs  9.50 µs  12.5 µs  1.20 ms          16            8
+//   errors: deadline_exceeded 3, unavailable 1
+// calc.v1.log        2       0   500 ns   500 ns   500 ns   700 ns          24            0
+// calc.v1.range      4       0  1.47 ms   2.49 s   2.49 s   2.50 s           4      3009000
 
 #include <array>
 #include <atomic>
@@ -61,9 +64,11 @@ class stats_sink {
 /// histogram in memory, and prints them as a table.
 class memory_stats final : public stats_sink {
  public:
-  /// Log-linear latency buckets, 8 per doubling from 1 µs (one bucket below
-  /// it, the last one open-ended past about 2 min): a percentile is the
-  /// middle of its bucket, within 7 % of the true value.
+  /// Log-linear latency buckets: one below 1 µs, then 8 equal ones per
+  /// doubling from 1 µs ([1, 1.125) µs, [1.125, 1.25) µs, ...), the last one
+  /// open-ended (past about 62 min). A percentile is the middle of the bucket
+  /// holding its rank (never more than max; max itself in the last bucket):
+  /// within 7 % of the true value from 1 µs to there. max is exact.
   static constexpr std::size_t bucket_count = 256;
   /// Enough for every status_code value (indexed by its number).
   static constexpr std::size_t code_slots = 17;
@@ -82,12 +87,19 @@ class memory_stats final : public stats_sink {
     }
   };
 
+  /// Thread-safe (one mutex). Allocates only on a method's (and side's)
+  /// first record, for its entry; without memory for it, that record is dropped.
   void record(const call_record& r) noexcept override;
   /// One entry per method and side seen, sorted by method name then side.
   [[nodiscard]] std::vector<method_summary> snapshot() const;
-  /// The snapshot as a text table (the header comment shows it); the errors
-  /// by code follow each row that has any ("deadline_exceeded 3, unavailable 1").
+  /// The snapshot as a text table (the header comment shows it): durations
+  /// with 3 significant digits in ns, µs, ms or s; bytes per call are means,
+  /// rounded. A side column (client, server) is added when the sink holds
+  /// both sides. The errors by code, in code order, follow each row that has
+  /// any ("  errors: deadline_exceeded 3, unavailable 1").
   [[nodiscard]] std::string table() const;
+  /// Forgets every call. The methods' entries are kept (zeroed, and left out
+  /// of snapshot() until called again), so recording stays allocation-free.
   void reset() noexcept;
 
  private:
@@ -144,8 +156,9 @@ class logger {
   std::chrono::microseconds slow_call_;
 };
 
-/// A ready logger: one line per message to a FILE* ("refwire rpc warning: ..."),
-/// whole lines under a lock.
+/// A ready logger: one line per message to a FILE*,
+/// "refwire rpc <level>: <message>\n", each written whole (one fwrite, then
+/// fflush, under a lock). Messages below its level are dropped.
 class stream_logger final : public logger {
  public:
   explicit stream_logger(std::FILE* out = stderr, log_level level = log_level::info,
