@@ -6,7 +6,7 @@
 //
 // Every request carries its deadline (docs/rpc-protocol.md §5.1). With
 // client_options::ping_interval set, the client owns one thread: it pings a
-// connection that has been silent that long, taking the reader role like a
+// connection with no call in flight that has been silent that long, taking the reader role like a
 // caller when nobody reads, and breaks the connection when nothing arrives
 // within ping_timeout. Hooks (stats, log) read the hook clock and format
 // messages only when set.
@@ -129,12 +129,20 @@ thread_buffers& buffers() {
   return b;
 }
 
-time_point deadline_after(std::chrono::milliseconds d) {
-  const time_point now = clock::now();
+/// now + d, saturating.
+time_point deadline_from(time_point now, std::chrono::milliseconds d) {
   if (d.count() <= 0) return now;
   if (d >= std::chrono::duration_cast<std::chrono::milliseconds>(time_point::max() - now)) return time_point::max();
   return now + d;
 }
+
+time_point deadline_after(std::chrono::milliseconds d) { return deadline_from(clock::now(), d); }
+
+/// A connection on which no call started for this long is probed (one
+/// non-blocking read) before the next call is sent on it: a server that
+/// closed it meanwhile (idle_timeout, a restart) is then seen before a request
+/// goes into a dead socket, and the call connects again instead of failing.
+constexpr std::chrono::milliseconds quiet_probe_after{1000};
 
 /// The deadline prefix's value: milliseconds, clamped to [0, 0xffffffff].
 std::uint32_t clamp_ms(std::chrono::milliseconds d) {
@@ -184,6 +192,10 @@ struct connection {
   std::vector<method_reply> methods;
   /// With pings on: when bytes last arrived (steady_clock ticks), written by the reader.
   std::atomic<clock::rep> last_received{0};
+  /// When a call last started on it (steady_clock ticks, from the clock read
+  /// its deadline needs anyway): a connection quiet for quiet_probe_after is
+  /// probed before it is used (acquire()).
+  std::atomic<clock::rep> last_used{0};
   // guarded by client_state::mutex
   std::vector<slot*> table;
   std::uint32_t mask = 0;
@@ -407,7 +419,9 @@ std::shared_ptr<connection> connect_unlogged(client_state& st, time_point call_d
   c->max_in_flight = std::clamp<std::uint32_t>(st.options.max_calls_in_flight, 1, max_table / 2);
   c->mask = next_power_of_two(c->max_in_flight * 2) - 1;
   c->table.assign(static_cast<std::size_t>(c->mask) + 1, nullptr);
-  if (st.pinging) c->last_received.store(clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+  const clock::rep connected_at = clock::now().time_since_epoch().count();
+  c->last_used.store(connected_at, std::memory_order_relaxed);
+  if (st.pinging) c->last_received.store(connected_at, std::memory_order_relaxed);
   return c;
 }
 
@@ -428,10 +442,34 @@ void install_locked(client_state& st, std::shared_ptr<connection> c) {
   st.ping_cv.notify_all();
 }
 
+bool wait_for_reply(client_state& st, connection& c, slot& s, time_point until, bool fail_at_end,
+                    decode_fn* decode_own);
+
 /// The current connection, connecting (again) when there is none, before the
 /// deadline; `connected` tells whether this call made it.
-std::shared_ptr<connection> acquire(client_state& st, time_point deadline, bool& connected) {
+std::shared_ptr<connection> acquire(client_state& st, time_point now, time_point deadline, bool& connected) {
   connected = false;
+  std::shared_ptr<connection> quiet;
+  {
+    std::lock_guard lock(st.mutex);
+    if (st.closed) fail(status_code::unavailable, st.uri + ": the client is closed");
+    if (st.current && !st.current->broken) {
+      connection& c = *st.current;
+      const clock::rep last = c.last_used.exchange(now.time_since_epoch().count(), std::memory_order_relaxed);
+      if (c.reading || c.in_flight > 0 ||
+          now.time_since_epoch().count() - last < clock::duration(quiet_probe_after).count()) {
+        return st.current;
+      }
+      quiet = st.current;
+    }
+  }
+  if (quiet) {
+    // What the server sent while nobody read (an error frame saying why it
+    // closes, its end of stream) is read now, without waiting.
+    slot probe;  // never enrolled: the reader dispatches what has arrived, and returns
+    probe.method = 0;
+    (void)wait_for_reply(st, *quiet, probe, clock::now(), false, nullptr);
+  }
   {
     std::lock_guard lock(st.mutex);
     if (st.closed) fail(status_code::unavailable, st.uri + ": the client is closed");
@@ -793,7 +831,8 @@ bool wait_for_reply(client_state& st, connection& c, slot& s, time_point until, 
 }
 
 /// The ping thread (client_options::ping_interval > 0): sleeps until the
-/// connection has received nothing for ping_interval, pings it, and reads
+/// connection has no call in flight and has received nothing for
+/// ping_interval, pings it, and reads
 /// the pong itself when no caller is reading (the reader role, as a caller
 /// takes it); nothing received within ping_timeout breaks the connection.
 void ping_loop(client_state& st) {
@@ -804,6 +843,13 @@ void ping_loop(client_state& st) {
     const std::shared_ptr<connection> c = st.current;
     if (!c || c->broken) {
       st.ping_cv.wait(lock);
+      continue;
+    }
+    if (c->in_flight > 0) {
+      // Only an idle connection is pinged: a call in flight has its own
+      // deadline, and a server running its handler on the IO thread answers
+      // no ping until the handler returns.
+      st.ping_cv.wait_until(lock, clock::now() + interval);
       continue;
     }
     const time_point due =
@@ -929,7 +975,8 @@ const std::string& client_core::uri() const noexcept { return state_->uri; }
 
 void client_core::call(std::size_t method, std::chrono::milliseconds timeout, encode_fn encode, decode_fn decode) {
   client_state& st = *state_;
-  const time_point deadline = deadline_after(timeout);
+  const time_point now = clock::now();
+  const time_point deadline = deadline_from(now, timeout);
   time_point started{};
   if (st.timing) started = hook_now();
   std::size_t request_bytes = 0;
@@ -937,7 +984,7 @@ void client_core::call(std::size_t method, std::chrono::milliseconds timeout, en
   s.method = method;
   try {
     bool connected = false;
-    std::shared_ptr<connection> c = acquire(st, deadline, connected);
+    std::shared_ptr<connection> c = acquire(st, now, deadline, connected);
     check_method(st, *c, method);
     std::uint8_t flags = 0;
     const std::size_t prefix = send_deadline ? deadline_prefix_size : 0;
@@ -962,9 +1009,10 @@ void client_core::call(std::size_t method, std::chrono::milliseconds timeout, en
 
 void client_core::notify(std::size_t method, encode_fn encode) {
   client_state& st = *state_;
-  const time_point deadline = deadline_after(st.options.timeout);
+  const time_point now = clock::now();
+  const time_point deadline = deadline_from(now, st.options.timeout);
   bool connected = false;
-  std::shared_ptr<connection> c = acquire(st, deadline, connected);
+  std::shared_ptr<connection> c = acquire(st, now, deadline, connected);
   check_method(st, *c, method);
   std::uint8_t flags = 0;
   const std::span<const std::byte> payload = encode_request(st, *c, method, encode, 0, flags);
@@ -978,7 +1026,8 @@ std::shared_ptr<async_state> client_core::start(std::size_t method, std::chrono:
   client_state& st = *state_;
   auto a = std::make_shared<async_state>();
   a->owner = state_;
-  a->deadline = deadline_after(timeout);
+  const time_point now = clock::now();
+  a->deadline = deadline_from(now, timeout);
   a->s.method = method;
   if (st.timing) {
     a->started = hook_now();
@@ -986,7 +1035,7 @@ std::shared_ptr<async_state> client_core::start(std::size_t method, std::chrono:
   }
   try {
     bool connected = false;
-    std::shared_ptr<connection> c = acquire(st, a->deadline, connected);
+    std::shared_ptr<connection> c = acquire(st, now, a->deadline, connected);
     check_method(st, *c, method);
     std::uint8_t flags = 0;
     const std::size_t prefix = send_deadline ? deadline_prefix_size : 0;

@@ -694,6 +694,10 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   void handle_request(const frame_view& f) {
     const bool one_way = f.header.kind == frame_kind::one_way;
     const std::uint32_t id = f.header.request_id;
+    if (id == 0 && !one_way) {  // its reply would read as about the connection
+      refuse(status_code::invalid_argument, "a request with request id 0, which is the connection's");
+      return;
+    }
     const std::int32_t at = server.find(f.header.method_id);
     if (at < 0) {
       fail_early(f, at, status_code::unimplemented,
@@ -784,7 +788,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     j.compressed = (f.header.flags & flag_compressed) != 0;
     j.deadline = deadline;
     j.deadline_ms = deadline_ms;
-    j.request_bytes = f.header.length;
+    j.request_bytes = f.header.length - ((f.header.flags & flag_deadline) != 0 ? deadline_prefix_size : 0);
     j.answered = false;
     j.state = call_job::phase::queued;
     if (server.need_clock) j.read_at = batch_hook_time();
@@ -1075,7 +1079,12 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
         server.log(log_level::warning,
                    "server: connection from " + peer_text + ": idle_timeout (" + ms_text(idle) + ") passed with no frame");
       }
-      close_now([&] { return "idle_timeout (" + ms_text(idle) + ") passed with no frame"; });
+      // Told first (an error frame with request id 0), so that a client that
+      // reads it, or finds it before its next call, connects again.
+      const std::string why = "idle_timeout (" + ms_text(idle) + ") passed with no frame";
+      encode_error(buffers.control, status_code::unavailable, "", why);
+      send(frame_kind::error, 0, 0, 0, buffers.control);
+      close_gracefully([&] { return why; });
     } else {
       arm_idle(last_frame + idle);
     }

@@ -75,75 +75,8 @@ std::vector<std::byte> request_frame(std::uint32_t id, std::uint32_t method, std
   return out;
 }
 
-struct stat_row {
-  refwire::rpc::call_side side;
-  std::string method;
-  std::uint32_t method_id;
-  status_code code;
-  std::chrono::nanoseconds latency;
-  std::size_t request_bytes;
-  std::size_t response_bytes;
-};
-
-class capture_stats final : public refwire::rpc::stats_sink {
- public:
-  void record(const refwire::rpc::call_record& r) noexcept override {
-    std::lock_guard lock(mutex_);
-    rows_.push_back({r.side, std::string(r.method), r.method_id, r.code, r.latency, r.request_bytes,
-                     r.response_bytes});
-  }
-  std::vector<stat_row> rows() {
-    std::lock_guard lock(mutex_);
-    return rows_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<stat_row> rows_;
-};
-
-class capture_log final : public refwire::rpc::logger {
- public:
-  explicit capture_log(log_level level = log_level::debug, std::chrono::microseconds slow = {})
-      : logger(level, slow) {}
-  void write(log_level level, std::string_view message) noexcept override {
-    std::lock_guard lock(mutex_);
-    lines_.emplace_back(level, std::string(message));
-  }
-  /// Whether a line of this level is exactly text.
-  bool has(log_level level, const std::string& text) {
-    std::lock_guard lock(mutex_);
-    for (const auto& [l, m] : lines_) {
-      if (l == level && m == text) return true;
-    }
-    return false;
-  }
-  std::string dump() {
-    std::lock_guard lock(mutex_);
-    std::string out;
-    static const char* const names[] = {"debug", "info", "warning", "error", "off"};
-    for (const auto& [l, m] : lines_) out += std::string(names[static_cast<int>(l)]) + ": " + m + "\n";
-    return out;
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<std::pair<log_level, std::string>> lines_;
-};
-
-/// A hook clock that counts its reads and advances 1 ms on each.
-std::atomic<long> clock_reads{0};
-std::chrono::steady_clock::time_point counting_clock() noexcept {
-  const long n = clock_reads.fetch_add(1, std::memory_order_relaxed);
-  return std::chrono::steady_clock::time_point(std::chrono::milliseconds(n));
-}
-struct counting_clock_scope {
-  counting_clock_scope() {
-    clock_reads = 0;
-    refwire::rpc::detail::set_hook_clock(&counting_clock);
-  }
-  ~counting_clock_scope() { refwire::rpc::detail::set_hook_clock(nullptr); }
-};
+using rpctest::capture_log;
+using rpctest::capture_stats;
 
 void well_behaved(fake_peer& p, int) { p.serve_calculator(); }
 
@@ -160,11 +93,12 @@ TEST(client_ping, finds_a_silent_peer_within_interval_plus_timeout) {
       }
     });
     auto log = std::make_shared<capture_log>();
-    client<calculator> calc(fake.uri(), {.ping_interval = 100ms, .ping_timeout = 100ms, .log = log});
     const auto start = std::chrono::steady_clock::now();
-    auto f = calc.async_call<&calculator::add>({.timeout = 10s}, 2, 3);
-    expect_rpc_error([&] { (void)f.get(); }, status_code::unavailable,
-                     "calc.v1.add: no reply to a ping within ping_timeout (100 ms)");
+    client<calculator> calc(fake.uri(), {.ping_interval = 100ms, .ping_timeout = 100ms, .log = log});
+    // Idle from the start: pinged at 100 ms, taken for dead at 200 ms.
+    const std::string dead =
+        "client: connection to " + fake.uri() + " closed: no reply to a ping within ping_timeout (100 ms)";
+    EXPECT_TRUE(rpctest::eventually([&] { return log->has(log_level::warning, dead); }, 2s)) << log->dump();
     const auto took = std::chrono::steady_clock::now() - start;
     EXPECT_GE(took, 190ms);
     EXPECT_LT(took, 700ms);
@@ -172,13 +106,33 @@ TEST(client_ping, finds_a_silent_peer_within_interval_plus_timeout) {
     ASSERT_GE(pings.size(), 1u);
     EXPECT_EQ(pings[0].header.length, 0u);
     EXPECT_NE(pings[0].header.request_id, 0u);
-    EXPECT_TRUE(log->has(log_level::warning, "client: connection to " + fake.uri() +
-                                                  " closed: no reply to a ping within ping_timeout (100 ms)"))
-        << log->dump();
-    EXPECT_EQ(calc.call<&calculator::add>(4, 5), 9);  // connects again, to a peer that answers
+    // The next call does not wait out its deadline on the dead connection: it connects again.
+    const auto call_start = std::chrono::steady_clock::now();
+    EXPECT_EQ(calc.call<&calculator::add>({.timeout = 10s}, 4, 5), 9);
+    EXPECT_LT(std::chrono::steady_clock::now() - call_start, 2s);
     EXPECT_EQ(fake.connections(), 2);
   }
   leaks.check();
+}
+
+TEST(client_ping, a_call_in_flight_is_not_pinged) {
+  // A server running a long handler on its IO thread answers no ping meanwhile:
+  // a connection with a call in flight is left to that call's deadline.
+  rpctest::temp_dir dir;
+  fake_server fake(transport::tcp, dir, [](fake_peer& p, int) {
+    p.answer_handshake();
+    while (auto f = p.read_frame(5s)) {
+      if (f->header.kind != frame_kind::request) continue;  // pings unanswered
+      std::this_thread::sleep_for(450ms);
+      p.answer_calculator(*f);
+    }
+  });
+  auto log = std::make_shared<capture_log>();
+  client<calculator> calc(fake.uri(), {.ping_interval = 50ms, .ping_timeout = 50ms, .log = log});
+  EXPECT_EQ(calc.call<&calculator::add>({.timeout = 5s}, 20, 22), 42);
+  EXPECT_EQ(fake.frames(frame_kind::ping).size(), 0u);
+  EXPECT_EQ(log->count(log_level::warning, "no reply to a ping"), 0u) << log->dump();
+  EXPECT_EQ(fake.connections(), 1);
 }
 
 TEST(client_ping, a_live_server_keeps_the_connection) {
@@ -354,7 +308,7 @@ TEST(client_hooks, stats_record_each_call) {
       }
     });
   });
-  counting_clock_scope clock;
+  rpctest::counting_hook_clock clock;
   auto stats = std::make_shared<capture_stats>();
   {
     client<calculator> calc(fake.uri(), {.stats = stats});
@@ -367,10 +321,10 @@ TEST(client_hooks, stats_record_each_call) {
     g.cancel();
     EXPECT_THROW(g.get(), refwire::rpc::rpc_error);
   }
-  const auto rows = stats->rows();
+  const auto rows = stats->records();
   ASSERT_EQ(rows.size(), 5u);
   const auto& m = refwire::rpc::detail::methods_of<calculator>();
-  const auto expect_row = [&](const stat_row& r, std::size_t method, status_code code, std::size_t req,
+  const auto expect_row = [&](const capture_stats::record_copy& r, std::size_t method, status_code code, std::size_t req,
                               std::size_t resp) {
     EXPECT_EQ(r.side, refwire::rpc::call_side::client);
     EXPECT_EQ(r.method, m[method].full_name);
@@ -388,13 +342,13 @@ TEST(client_hooks, stats_record_each_call) {
   const std::size_t hi = refwire::serialize(std::tuple<std::string>{"hi"}).size();
   expect_row(rows[3], 3, status_code::ok, hi, hi);                        // echo("hi")
   expect_row(rows[4], 6, status_code::cancelled, 4, 0);                   // sleep_ms(1), cancelled
-  EXPECT_EQ(clock_reads.load(), 10);
+  EXPECT_EQ(clock.reads(), 10);
 }
 
 TEST(client_hooks, no_hook_means_no_clock_read) {
   rpctest::temp_dir dir;
   fake_server fake(transport::unix_socket, dir, well_behaved);
-  counting_clock_scope clock;
+  rpctest::counting_hook_clock clock;
   {
     auto quiet = std::make_shared<capture_log>(log_level::info);  // a logger without slow_call needs no clock
     client<calculator> calc(fake.uri(), {.log = quiet});
@@ -404,19 +358,19 @@ TEST(client_hooks, no_hook_means_no_clock_read) {
     wrong += f.get() != 2;
     EXPECT_EQ(wrong, 0);
   }
-  EXPECT_EQ(clock_reads.load(), 0);
+  EXPECT_EQ(clock.reads(), 0);
   {
     client<calculator> calc(fake.uri(), {.stats = std::make_shared<capture_stats>()});
     for (int i = 0; i < 1000; ++i) (void)calc.call<&calculator::add>(i, 1);
   }
-  EXPECT_GE(clock_reads.load(), 1000);
-  const long with_stats = clock_reads.load();
+  EXPECT_GE(clock.reads(), 1000);
+  const long with_stats = clock.reads();
   {
     auto slow = std::make_shared<capture_log>(log_level::warning, 1000s);  // slow-call logging reads it too
     client<calculator> calc(fake.uri(), {.log = slow});
     for (int i = 0; i < 1000; ++i) (void)calc.call<&calculator::add>(i, 1);
   }
-  EXPECT_GE(clock_reads.load() - with_stats, 1000);
+  EXPECT_GE(clock.reads() - with_stats, 1000);
 }
 
 TEST(client_hooks, log_reports_connections_and_bad_frames) {
@@ -436,7 +390,7 @@ TEST(client_hooks, log_reports_connections_and_bad_frames) {
       }
     });
   });
-  counting_clock_scope clock;  // each call "takes" 1 ms: over slow_call
+  rpctest::counting_hook_clock clock;  // each call "takes" 1 ms: over slow_call
   auto log = std::make_shared<capture_log>(log_level::debug, 500us);
   const std::string uri = fake.uri();
   {
@@ -464,6 +418,61 @@ TEST(client_hooks, log_reports_connections_and_bad_frames) {
                    "cannot connect to " + uri);
   const std::string text = log->dump();
   EXPECT_NE(text.find("warning: client: cannot connect to " + uri + ": "), std::string::npos) << text;
+}
+
+// ---- limits and a connection the server closed while it was idle ----------------------
+
+TEST(client_limits, max_calls_in_flight_fails_the_next_call_unsent) {
+  rpctest::temp_dir dir;
+  fake_server fake(transport::inproc, dir, [](fake_peer& p, int) {
+    p.answer_handshake();
+    while (p.read_frame(5s)) {  // answers nothing: the calls stay in flight
+    }
+  });
+  client<calculator> calc(fake.uri(), {.max_calls_in_flight = 2});
+  auto a = calc.async_call<&calculator::add>(1, 1);
+  auto b = calc.async_call<&calculator::add>(2, 2);
+  expect_rpc_error([&] { (void)calc.async_call<&calculator::add>(3, 3); }, status_code::resource_exhausted,
+                   "calc.v1.add: 2 calls are in flight on this connection (max_calls_in_flight)");
+  expect_rpc_error([&] { (void)calc.call<&calculator::add>(4, 4); }, status_code::resource_exhausted,
+                   "calc.v1.add: 2 calls are in flight on this connection (max_calls_in_flight)");
+  a.cancel();  // one place free again
+  auto c = calc.async_call<&calculator::add>(5, 5);
+  EXPECT_TRUE(rpctest::eventually([&] { return fake.frames(frame_kind::cancel).size() == 1; }));
+  const auto requests = fake.frames(frame_kind::request);
+  ASSERT_EQ(requests.size(), 3u);  // the refused ones were never sent
+  const auto args = refwire::serialize(std::tuple<int, int>{5, 5});
+  ASSERT_EQ(requests[2].payload.size(), 4 + args.size());
+  EXPECT_EQ(std::vector<std::byte>(requests[2].payload.begin() + 4, requests[2].payload.end()), args);
+  b.cancel();
+  c.cancel();
+}
+
+class client_quiet : public ::testing::TestWithParam<transport> {};
+std::string transport_name(const ::testing::TestParamInfo<transport>& p) { return rpctest::to_string(p.param); }
+INSTANTIATE_TEST_SUITE_P(sockets, client_quiet, ::testing::Values(transport::unix_socket, transport::tcp),
+                         transport_name);
+
+TEST_P(client_quiet, a_connection_closed_while_idle_is_replaced_before_the_next_call) {
+  // The server closes a connection idle for idle_timeout (telling why in an
+  // error frame); a client unused for a second reads what came before it
+  // sends, so its next call connects again instead of failing.
+  rpctest::temp_dir dir;
+  rpctest::calculator_impl impl;
+  refwire::rpc::server server({.idle_timeout = 100ms});
+  server.serve<calculator>(impl);
+  const std::string uri = server.listen(rpctest::listen_uri(GetParam(), dir));
+  server.start();
+  auto log = std::make_shared<capture_log>();
+  client<calculator> calc(uri, {.log = log});
+  EXPECT_EQ(calc.call<&calculator::add>(1, 2), 3);
+  std::this_thread::sleep_for(1100ms);  // past idle_timeout, and past the client's quiet probe (1 s)
+  EXPECT_EQ(calc.call<&calculator::add>(3, 4), 7);
+  EXPECT_TRUE(log->has(log_level::warning, "client: connection to " + uri +
+                                               " closed: the server closed the connection: idle_timeout (100 ms) "
+                                               "passed with no frame"))
+      << log->dump();
+  EXPECT_EQ(log->count(log_level::info, " opened"), 2u) << log->dump();
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 // compare. A well-behaved peer (serve_calculator) answers pings and the
 // calculator's add and echo over the binary codec.
 
-#include <dirent.h>
+#include <filesystem>
 
 #include <chrono>
 #include <condition_variable>
@@ -34,29 +34,12 @@
 
 namespace rpctest {
 
-/// Entries of a /proc/self directory ("fd": open descriptors, "task": threads).
-inline int count_entries(const char* dir) {
-  DIR* d = ::opendir(dir);
-  if (d == nullptr) return -1;
+/// Threads of this process (/proc/self/task entries); open_fds() and
+/// eventually() come from rpc_support.hpp.
+inline int threads() {
   int n = 0;
-  while (const dirent* e = ::readdir(d)) {
-    if (e->d_name[0] != '.') ++n;
-  }
-  ::closedir(d);
-  return n - 1;  // the descriptor opendir holds (for fd) or nothing: compared as differences only
-}
-inline int open_fds() { return count_entries("/proc/self/fd"); }
-inline int threads() { return count_entries("/proc/self/task"); }
-
-/// Waits up to `within` for pred() to hold.
-template <class P>
-bool eventually(P pred, std::chrono::milliseconds within = std::chrono::seconds(2)) {
-  const auto until = std::chrono::steady_clock::now() + within;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() >= until) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return true;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+  return n;
 }
 
 /// One frame as a fake peer read it.

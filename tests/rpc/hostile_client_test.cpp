@@ -34,7 +34,7 @@ using rpctest::fake_server;
 using rpctest::seen_frame;
 using rpctest::transport;
 
-class hostile_server : public testing::TestWithParam<transport> {
+class bad_server : public testing::TestWithParam<transport> {
  protected:
   /// Runs body against a fake server whose first connection runs `first`
   /// (it gets each request the client sends) and whose later ones serve
@@ -59,7 +59,7 @@ class hostile_server : public testing::TestWithParam<transport> {
   }
 };
 
-INSTANTIATE_TEST_SUITE_P(every_transport, hostile_server,
+INSTANTIATE_TEST_SUITE_P(every_transport, bad_server,
                          testing::Values(transport::inproc, transport::unix_socket, transport::tcp),
                          [](const testing::TestParamInfo<transport>& p) { return rpctest::to_string(p.param); });
 
@@ -80,7 +80,7 @@ std::vector<std::byte> bytes(std::initializer_list<int> v) {
   return out;
 }
 
-TEST_P(hostile_server, garbage_after_the_handshake_breaks_the_connection_and_the_next_call_reconnects) {
+TEST_P(bad_server, garbage_after_the_handshake_breaks_the_connection_and_the_next_call_reconnects) {
   run(on_each_request([](fake_peer& p, const seen_frame&) {
         p.send_bytes(bytes({0x07, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e,
                             0x0f}));
@@ -94,7 +94,7 @@ TEST_P(hostile_server, garbage_after_the_handshake_breaks_the_connection_and_the
       });
 }
 
-TEST_P(hostile_server, a_response_for_an_id_never_sent_is_dropped) {
+TEST_P(bad_server, a_response_for_an_id_never_sent_is_dropped) {
   run(on_each_request([](fake_peer& p, const seen_frame& f) {
         seen_frame stray = f;
         stray.header.request_id = f.header.request_id + 1000;
@@ -112,7 +112,7 @@ TEST_P(hostile_server, a_response_for_an_id_never_sent_is_dropped) {
       });
 }
 
-TEST_P(hostile_server, a_reply_of_the_wrong_type_is_internal_and_the_connection_stays) {
+TEST_P(bad_server, a_reply_of_the_wrong_type_is_internal_and_the_connection_stays) {
   run(on_each_request([](fake_peer& p, const seen_frame& f) {
         const auto [a, b] = refwire::deserialize<std::tuple<int, int>>(fake_peer::arguments(f));
         if (a == 0) {
@@ -131,7 +131,7 @@ TEST_P(hostile_server, a_reply_of_the_wrong_type_is_internal_and_the_connection_
       });
 }
 
-TEST_P(hostile_server, an_oversize_length_is_refused_before_anything_is_allocated) {
+TEST_P(bad_server, an_oversize_length_is_refused_before_anything_is_allocated) {
   run(on_each_request([](fake_peer& p, const seen_frame& f) {
         frame_header h;
         h.kind = frame_kind::response;
@@ -150,7 +150,7 @@ TEST_P(hostile_server, an_oversize_length_is_refused_before_anything_is_allocate
       {.max_frame_size = 4096});
 }
 
-TEST_P(hostile_server, a_handshake_reply_with_a_wrong_method_count_fails_the_constructor) {
+TEST_P(bad_server, a_handshake_reply_with_a_wrong_method_count_fails_the_constructor) {
   rpctest::leak_check leaks;
   {
     rpctest::temp_dir dir;
@@ -167,7 +167,7 @@ TEST_P(hostile_server, a_handshake_reply_with_a_wrong_method_count_fails_the_con
   leaks.check();
 }
 
-TEST_P(hostile_server, a_method_marked_unknown_or_mismatched_is_unimplemented_and_others_work) {
+TEST_P(bad_server, a_method_marked_unknown_or_mismatched_is_unimplemented_and_others_work) {
   rpctest::leak_check leaks;
   {
     rpctest::temp_dir dir;
@@ -192,7 +192,7 @@ TEST_P(hostile_server, a_method_marked_unknown_or_mismatched_is_unimplemented_an
   leaks.check();
 }
 
-TEST_P(hostile_server, silence_after_the_handshake_is_deadline_exceeded_at_the_deadline) {
+TEST_P(bad_server, silence_after_the_handshake_is_deadline_exceeded_at_the_deadline) {
   run(on_each_request([](fake_peer& p, const seen_frame& f) {
         const auto [a, b] = refwire::deserialize<std::tuple<int, int>>(fake_peer::arguments(f));
         if (a != 0) p.answer_calculator(f);  // add(0, x) is never answered
@@ -213,7 +213,7 @@ TEST_P(hostile_server, silence_after_the_handshake_is_deadline_exceeded_at_the_d
       });
 }
 
-TEST_P(hostile_server, an_error_frame_with_request_id_0_fails_the_calls_and_the_next_call_reconnects) {
+TEST_P(bad_server, an_error_frame_with_request_id_0_fails_the_calls_and_the_next_call_reconnects) {
   run(on_each_request([](fake_peer& p, const seen_frame&) {
         p.send_error(0, 0, status_code::resource_exhausted, "going away");
       }),
@@ -225,7 +225,7 @@ TEST_P(hostile_server, an_error_frame_with_request_id_0_fails_the_calls_and_the_
       });
 }
 
-TEST_P(hostile_server, a_truncated_frame_then_close_fails_the_call_and_the_next_call_reconnects) {
+TEST_P(bad_server, a_truncated_frame_then_close_fails_the_call_and_the_next_call_reconnects) {
   run(
       [](fake_peer& p) {
         p.answer_handshake();

@@ -64,6 +64,14 @@ class capture_log final : public refwire::rpc::logger {
     std::lock_guard lock(mutex_);
     return lines_;
   }
+  /// Whether a line of this level is exactly text.
+  [[nodiscard]] bool has(refwire::rpc::log_level level, std::string_view text) const {
+    std::lock_guard lock(mutex_);
+    for (const line& l : lines_) {
+      if (l.level == level && l.message == text) return true;
+    }
+    return false;
+  }
   /// Lines at this level containing text.
   [[nodiscard]] std::size_t count(refwire::rpc::log_level level, std::string_view text) const {
     std::lock_guard lock(mutex_);
@@ -146,6 +154,28 @@ class capture_stats final : public refwire::rpc::stats_sink {
   std::atomic<long> calls_{0};
   mutable std::mutex mutex_;
   std::vector<record_copy> records_;
+};
+
+/// While it lives, the hooks' clock (detail::set_hook_clock) is one that
+/// counts its reads and advances 1 ms on each (so every timed call "takes" a
+/// few ms).
+class counting_hook_clock {
+ public:
+  counting_hook_clock() {
+    reads_ = 0;
+    refwire::rpc::detail::set_hook_clock(&now);
+  }
+  ~counting_hook_clock() { refwire::rpc::detail::set_hook_clock(nullptr); }
+  counting_hook_clock(const counting_hook_clock&) = delete;
+  counting_hook_clock& operator=(const counting_hook_clock&) = delete;
+  [[nodiscard]] static long reads() noexcept { return reads_.load(); }
+  static void reset() noexcept { reads_ = 0; }
+
+ private:
+  static std::chrono::steady_clock::time_point now() noexcept {
+    return std::chrono::steady_clock::time_point(std::chrono::milliseconds(reads_.fetch_add(1)));
+  }
+  static inline std::atomic<long> reads_{0};
 };
 
 /// The descriptors this process has open (/proc/self/fd).

@@ -487,7 +487,7 @@ TEST_P(server_hooks, stats_count_calls_errors_and_bytes) {
     EXPECT_EQ(records[3].response_bytes, bad->payload.size());
     EXPECT_EQ(records[4].method, "probe.v1.divide");
     EXPECT_EQ(records[4].code, status_code::internal);
-    EXPECT_EQ(records[4].request_bytes, 12u);
+    EXPECT_EQ(records[4].request_bytes, 8u);  // the arguments, not the 4-byte deadline prefix
     EXPECT_GT(records[4].response_bytes, 20u);  // the error payload: code, type and message
     EXPECT_EQ(records[5].method, "probe.v1.note");
     EXPECT_EQ(records[5].code, status_code::ok);
@@ -540,41 +540,32 @@ TEST_P(server_hooks, log_reports_connections_and_refusals) {
   for (const auto& l : quiet->lines()) EXPECT_GE(l.level, log_level::warning) << l.message;
 }
 
-std::atomic<long> clock_reads{0};
-std::chrono::steady_clock::time_point counting_clock() noexcept {
-  clock_reads.fetch_add(1);
-  return std::chrono::steady_clock::now();
-}
-
 TEST_P(server_hooks, no_hook_means_no_clock_read) {
-  struct restore {
-    ~restore() { rd::set_hook_clock(nullptr); }
-  } restore_clock;
-  rd::set_hook_clock(&counting_clock);
+  rpctest::counting_hook_clock clock;
   for (unsigned threads : {0u, 2u}) {
     SCOPED_TRACE("handler_threads " + std::to_string(threads));
     {
       served s(GetParam(), {.handler_threads = threads});
       client<probe> c(s.uri);
-      clock_reads = 0;
+      clock.reset();
       for (int i = 0; i < 1000; ++i) ASSERT_EQ(c.call<&probe::add>(i, 1), i + 1);
-      EXPECT_EQ(clock_reads.load(), 0);
+      EXPECT_EQ(clock.reads(), 0);
     }
     {  // a logger without slow_call needs no clock either
       served s(GetParam(), {.handler_threads = threads, .log = std::make_shared<rpctest::capture_log>()});
       client<probe> c(s.uri);
-      clock_reads = 0;
+      clock.reset();
       for (int i = 0; i < 1000; ++i) ASSERT_EQ(c.call<&probe::add>(i, 1), i + 1);
-      EXPECT_EQ(clock_reads.load(), 0);
+      EXPECT_EQ(clock.reads(), 0);
     }
     {
       auto stats = std::make_shared<rpctest::capture_stats>(false);
       served s(GetParam(), {.handler_threads = threads, .stats = stats});
       client<probe> c(s.uri);
-      clock_reads = 0;
+      clock.reset();
       for (int i = 0; i < 1000; ++i) ASSERT_EQ(c.call<&probe::add>(i, 1), i + 1);
       EXPECT_TRUE(stats->wait_calls(1000));  // each is recorded just after its reply went
-      EXPECT_GE(clock_reads.load(), 1000);
+      EXPECT_GE(clock.reads(), 1000);
       EXPECT_EQ(stats->calls(), 1000);
     }
   }

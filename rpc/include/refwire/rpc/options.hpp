@@ -41,13 +41,16 @@ struct client_options {
   std::uint32_t max_calls_in_flight = 4096;
   /// With compression::lz4: payloads shorter than this travel as they are.
   std::uint32_t compression_threshold = 1024;
-  /// 0 (the default): no pings. Otherwise a connection that has received
-  /// nothing for this long is sent a ping, by a thread the client then owns.
+  /// 0 (the default): no pings. Otherwise a connection with no call in
+  /// flight that has received nothing for this long is sent a ping, by a
+  /// thread the client then owns. (A call in flight is bounded by its own
+  /// deadline; a server whose handler runs on its IO thread answers no ping
+  /// until the handler returns.)
   std::chrono::milliseconds ping_interval = std::chrono::milliseconds(0);
   /// No frame within this after a ping: the connection is taken for dead,
   /// the calls in flight fail with unavailable, the next call connects again.
   /// So a dead peer behind a silent network is found within
-  /// ping_interval + ping_timeout.
+  /// ping_interval + ping_timeout of the connection going idle.
   std::chrono::milliseconds ping_timeout = std::chrono::seconds(5);
   /// Hooks (refwire/rpc/hooks.hpp): none by default, and then they cost nothing.
   std::shared_ptr<refwire::rpc::stats_sink> stats = nullptr;
