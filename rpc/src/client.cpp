@@ -878,7 +878,10 @@ void ping_loop(client_state& st) {
     lock.lock();
     if (!answered) {
       withdraw_locked(*c, p);
-      if (!c->broken && c->last_received.load(std::memory_order_relaxed) < sent.time_since_epoch().count()) {
+      // A call that started meanwhile (its request may be ahead of the ping,
+      // or its write held the stream) leaves the connection to its deadline.
+      if (!c->broken && written && c->in_flight == 0 &&
+          c->last_received.load(std::memory_order_relaxed) < sent.time_since_epoch().count()) {
         break_locked(st, *c, "no reply to a ping within ping_timeout (" + std::to_string(timeout.count()) + " ms)",
                      log_level::warning);
       }

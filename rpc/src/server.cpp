@@ -131,6 +131,7 @@ struct call_job {
   bool one_way = false;
   bool compressed = false;
   bool answered = false;  // under the connection's calls_mutex: answered (or given up) and untracked
+  bool cancelled_queued = false;  // under calls_mutex: cancelled while queued, still in the pool's queue
   phase state = phase::queued;
   steady::time_point deadline = steady::time_point::max();
   steady::time_point read_at{};  // the hook clock when the request was read (only when a hook needs it)
@@ -254,6 +255,8 @@ struct server_state {
   void run_pool();
   void accept(endpoint_entry& e);
   void forget(server_connection* c);
+  /// forget(c) when c is still known, closed, and nothing of it is outstanding.
+  void forget_if_done(server_connection* c);
 };
 
 struct server_connection : std::enable_shared_from_this<server_connection> {
@@ -296,6 +299,10 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   std::mutex calls_mutex;
   call_job* in_flight_head = nullptr;
   std::uint32_t in_flight = 0;
+  /// Calls cancelled while queued and not yet taken off the pool's queue: they
+  /// still count against max_calls_in_flight (else request + cancel, repeated,
+  /// would grow the queue without bound).
+  std::uint32_t cancelled_queued = 0;
   std::vector<call_job*> by_id;  // pool: open addressing by request id (requests only)
   std::uint32_t by_id_count = 0;
   call_job inline_job;     // handler_threads == 0: the call the IO thread runs
@@ -307,6 +314,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   bool waiting_writable = false;
   bool paused = false;  // not reading until the backlog drains
   bool close_after_flush = false;
+  bool sealed = false;  // under write_mutex: an error frame with request id 0 went out or is queued
   bool write_timer_armed = false;
   steady::time_point last_progress{};  // when the socket last took backlog bytes
   std::mutex timer_mutex;              // the write timer object (taken last)
@@ -377,15 +385,12 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   /// drop it right after its own decrement).
   void release() {
     server_state& owner = server;
-    const bool was_closed = closed.load();
-    if (outstanding.fetch_sub(1) == 1 && was_closed) owner.forget(this);
+    if (outstanding.fetch_sub(1, std::memory_order_acq_rel) == 1) owner.forget_if_done(this);
   }
 
   /// Drops the connection once it is closed and nothing of it is outstanding.
   /// For callers that hold a reference to it (not completions: release()).
-  void maybe_forget() {
-    if (closed && outstanding.load() == 0) server.forget(this);
-  }
+  void maybe_forget() { server.forget_if_done(this); }
 
   /// Marks the connection closed and closes the stream (any thread); logs why
   /// (why() is called only when the log wants it). False when it already was.
@@ -731,8 +736,8 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
         std::lock_guard c(calls_mutex);
         if (!one_way && find_call(id) != nullptr) {
           violation = "request id " + std::to_string(id) + " is already in flight on this connection";
-        } else if (in_flight >= server.max_in_flight) {
-          busy_calls = in_flight;
+        } else if (in_flight + cancelled_queued >= server.max_in_flight) {
+          busy_calls = in_flight + cancelled_queued;
         } else {
           {
             std::lock_guard p(server.pool_mutex);
@@ -983,6 +988,8 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       j = find_call(id);
       if (j != nullptr && j->state == call_job::phase::queued) {
         untrack(*j);  // its pool thread will drop it
+        j->cancelled_queued = true;
+        ++cancelled_queued;
         dropped = true;
         method = j->method;
         method_id = j->method_id;
@@ -1136,7 +1143,10 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     std::array<std::byte, header_size> head{};
     write_header(h, head);
     std::unique_lock lock(write_mutex);
-    if (closed) return;
+    if (closed || sealed) return;
+    // An error about the connection (request id 0) is the last frame it
+    // sends: a pool thread's reply finishing meanwhile is dropped.
+    if (kind == frame_kind::error && id == 0) sealed = true;
     std::size_t written = 0;
     if (backlog.size() == backlog_sent) {
       const std::span<const std::byte> parts[] = {head, payload};
@@ -1253,6 +1263,10 @@ void server_state::run_pool() {
     bool run = false;
     {
       std::lock_guard lock(c.calls_mutex);
+      if (j->cancelled_queued) {
+        j->cancelled_queued = false;
+        --c.cancelled_queued;
+      }
       if (!j->answered) {  // else: cancelled while queued, or given up at the drain timeout
         j->state = call_job::phase::running;
         run = true;
@@ -1301,6 +1315,16 @@ void server_state::accept(endpoint_entry& e) {
       if (!wait) accept(e);
     });
   });
+}
+
+void server_state::forget_if_done(server_connection* c) {
+  {
+    // Looked up first: the map's shared_ptr keeps c alive while it is read.
+    std::lock_guard lock(mutex);
+    auto at = connections.find(c);
+    if (at == connections.end() || !c->closed.load() || c->outstanding.load() != 0) return;
+  }
+  forget(c);
 }
 
 void server_state::forget(server_connection* c) {

@@ -108,6 +108,18 @@ TEST_P(rpc_calls, handler_exceptions_reach_the_caller_and_the_connection_stays) 
     EXPECT_EQ(e.type(), "refwire::rpc::rpc_error");
     EXPECT_STREQ(e.what(), "calc.v1.fail_with: failed on purpose");
   }
+  // A code the wire cannot carry (a cast number, or ok) arrives as internal, naming the number.
+  for (const int code : {255, 0}) {
+    try {
+      calc.call<&calculator::fail_with>(code);
+      ADD_FAILURE() << "no remote_error for code " << code;
+    } catch (const remote_error& e) {
+      EXPECT_EQ(e.code(), status_code::internal);
+      EXPECT_EQ(e.type(), "refwire::rpc::rpc_error");
+      EXPECT_EQ(std::string(e.what()),
+                "calc.v1.fail_with: failed on purpose (status code " + std::to_string(code) + ")");
+    }
+  }
   try {
     calc.call<&calculator::fail_with>(-1);
     ADD_FAILURE() << "no remote_error";

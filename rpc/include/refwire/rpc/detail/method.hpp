@@ -634,6 +634,11 @@ inline void outcome_of_current_exception(call_outcome& outcome) {
     outcome.code = e.code();
     outcome.type = demangled_name(typeid(e));
     outcome.message = e.what();
+    if (to_string(outcome.code) == "unknown" || outcome.code == status_code::ok) {
+      // a code the wire cannot carry (a cast number, or ok thrown): internal, the number kept in the message
+      outcome.message += " (status code " + std::to_string(static_cast<unsigned>(outcome.code)) + ")";
+      outcome.code = status_code::internal;
+    }
   } catch (const std::exception& e) {
     outcome.code = status_code::internal;
     outcome.type = demangled_name(typeid(e));
