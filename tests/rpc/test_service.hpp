@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -51,7 +52,9 @@ REFWIRE_NAME(calculator, "calc.v1")
 
 class calculator_impl : public calculator {
  public:
-  int add(int a, int b) override { return a + b; }
+  int add(int a, int b) override {  // wraps (any two ints a peer sends are valid)
+    return static_cast<int>(static_cast<unsigned>(a) + static_cast<unsigned>(b));
+  }
   std::vector<item> range(int n) override {
     if (n < 0) throw std::invalid_argument("range: n must not be negative");
     std::vector<item> out;
@@ -66,6 +69,7 @@ class calculator_impl : public calculator {
   std::string echo(const std::string& s) override { return s; }
   int divide(int a, int b) override {
     if (b == 0) throw std::domain_error("divide: division by zero");
+    if (b == -1 && a == std::numeric_limits<int>::min()) throw std::domain_error("divide: overflow");
     return a / b;
   }
   int total(const std::vector<item>& items, summary& out) override {
