@@ -481,7 +481,6 @@ struct latency_row {
   codec with = codec::binary;
   std::optional<double> refwire, floor, grpc, capnp;  // seconds per call
   std::optional<double> alloc_client, alloc_server;   // refwire's allocations per call
-  alloc_budget budget;
   frame_sizes sizes;
 };
 
@@ -571,7 +570,6 @@ latency_row run_row(run_state& st, transport_run& tr, const row_spec& spec, cons
   row.what = spec.what;
   row.with = spec.with;
   row.sizes = sizes_of(spec.what, spec.with, st.fix);
-  row.budget = budget_of(spec.what, st.fix);
   const std::string key = row_key(tr.name, spec.what, spec.with);
   std::vector<candidate*> cs;
 
@@ -705,7 +703,9 @@ double median_rate(const timing& t, const std::function<double(double)>& rate) {
 }
 
 void run_rates(run_state& st, transport_run& tr) {
-  for (const auto& [threads, clients] : rate_specs()) {
+  for (const auto& spec : rate_specs()) {
+    const int threads = spec.first;  // not structured bindings: clang 14 cannot capture them in lambdas
+    const int clients = spec.second;
     if (!wanted(st, rate_key(tr.name, threads, clients))) continue;
     rate_row row;
     row.transport = tr.name;
@@ -884,7 +884,8 @@ void print_text(std::ostream& out, const table& t) {
   out << "\n" << t.title << "\n";
   auto line = [&](const std::vector<std::string>& r) {
     for (std::size_t i = 0; i < r.size(); ++i) {
-      const std::string pad(width[i] - chars(r[i]), ' ');
+      const bool last = i + 1 == r.size();
+      const std::string pad(last && i < t.text_columns ? 0 : width[i] - chars(r[i]), ' ');
       out << (i == 0 ? "" : "  ") << (i < t.text_columns ? r[i] + pad : pad + r[i]);
     }
     out << "\n";
@@ -956,16 +957,16 @@ struct goal_book {
     const latency_row* r = find(where, s);
     goal g{"allocations per call, both processes", where + " " + std::string(shape_name(s)), "", "",
            verdict::not_measured};
-    g.target = r && (r->budget.client || r->budget.server)
-                   ? "client <= " + std::to_string(r->budget.client) + ", server <= " + std::to_string(r->budget.server) +
-                         " (the fresh values' own)"
-                   : "0";
+    const alloc_budget b = budget_of(s, st.fix);
+    g.target = b.client || b.server ? "client <= " + std::to_string(b.client) + ", server <= " +
+                                          std::to_string(b.server) + " (the fresh values' own)"
+                                    : "0";
     if (!r || !r->alloc_client || !r->alloc_server) {
       g.measured = missing(where, false);
     } else {
       g.measured = "client " + allocs(r->alloc_client) + ", server " + allocs(r->alloc_server);
-      const bool ok = *r->alloc_client <= static_cast<double>(r->budget.client) + 0.005 &&
-                      *r->alloc_server <= static_cast<double>(r->budget.server) + 0.005;
+      const bool ok = *r->alloc_client <= static_cast<double>(b.client) + 0.005 &&
+                      *r->alloc_server <= static_cast<double>(b.server) + 0.005;
       g.result = ok ? verdict::pass : verdict::miss;
     }
     goals.push_back(std::move(g));
