@@ -21,6 +21,7 @@
 #include <poll.h>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -263,6 +264,7 @@ class capnp_client final : public peer_client {
   capnp_client& operator=(const capnp_client&) = delete;
 
   int add(int a, int b) override {
+    on_own_thread("add");
     return kj_call("add", [&] {
       auto req = bench_.addRequest();
       req.setA(a);
@@ -271,9 +273,11 @@ class capnp_client final : public peer_client {
     });
   }
   void ping() override {
+    on_own_thread("ping");
     kj_call("ping", [&] { bench_.pingRequest().send().wait(ws_); });
   }
   std::string echo(const std::string& s) override {
+    on_own_thread("echo");
     return kj_call("echo", [&] {
       auto req = bench_.echoRequest();
       req.setS(text(s));
@@ -281,6 +285,7 @@ class capnp_client final : public peer_client {
     });
   }
   std::vector<item> range(int n) override {
+    on_own_thread("range");
     return kj_call("range", [&] {
       auto req = bench_.rangeRequest();
       req.setN(n);
@@ -293,6 +298,7 @@ class capnp_client final : public peer_client {
     });
   }
   int cx(const order& in, summary& out) override {
+    on_own_thread("cx");
     return kj_call("cx", [&] {
       auto req = bench_.cxRequest();
       to_capnp(in, req.initOrder());
@@ -305,6 +311,7 @@ class capnp_client final : public peer_client {
     });
   }
   void put(const bytes& b) override {
+    on_own_thread("put");
     kj_call("put", [&] {
       auto req = bench_.putRequest();
       req.setData(data(b));
@@ -312,6 +319,7 @@ class capnp_client final : public peer_client {
     });
   }
   bytes echo_bytes(const bytes& b) override {
+    on_own_thread("echoBytes");
     return kj_call("echoBytes", [&] {
       auto req = bench_.echoBytesRequest();
       req.setData(data(b));
@@ -320,6 +328,15 @@ class capnp_client final : public peer_client {
   }
 
  private:
+  // kj's event loop belongs to one thread: a client used from another would
+  // wait on a loop that is not running there. Say so instead.
+  void on_own_thread(const char* what) const {
+    if (std::this_thread::get_id() != owner_) {
+      throw std::runtime_error(std::string("capnp ") + what +
+                               ": this client belongs to the thread that connected it (one kj event loop per thread)");
+    }
+  }
+
   static Bench::Client bootstrap(capnp::RpcSystem<capnp::rpc::twoparty::VatId>& rpc) {
     capnp::word scratch[4]{};
     capnp::MallocMessageBuilder message(kj::arrayPtr(scratch, 4));
@@ -328,6 +345,7 @@ class capnp_client final : public peer_client {
     return rpc.bootstrap(server).castAs<Bench>();
   }
 
+  std::thread::id owner_ = std::this_thread::get_id();
   kj::WaitScope& ws_;
   kj::Own<kj::AsyncIoStream> stream_;
   capnp::TwoPartyVatNetwork network_;

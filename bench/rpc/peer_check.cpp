@@ -261,6 +261,19 @@ void check_threads(const peer& p, peer_client& shared, const std::string& addres
       }
     });
   }
+  if (!p.shared_client) {
+    // A client that is not shared refuses calls from another thread (clearly, not by hanging).
+    ts.emplace_back([&] {
+      try {
+        shared.add(1, 2);
+        fail(w + " other thread", "a call from another thread did not throw");
+      } catch (const std::runtime_error& e) {
+        if (std::string(e.what()).find("belongs to the thread") == std::string::npos) {
+          fail(w + " other thread", std::string("unexpected error: ") + e.what());
+        }
+      }
+    });
+  }
   for (auto& t : ts) t.join();
   for (std::size_t t = 0; t < 4; ++t) {
     if (wrong[t] != 0) fail(w + " threads", std::to_string(wrong[t]) + " wrong results in thread " + std::to_string(t));
