@@ -7,7 +7,7 @@
 // calls from several threads, checks that a call on a stopped server throws,
 // that the server exits 0 when its standard input closes and leaves nothing in
 // its directory, and prints rough figures: µs per Sim call (median of rounds)
-// and per Conn (connect + add + destroy).
+// and per Conn (connect + add + destroy), and GB/s of put(8,294,400 bytes).
 //
 //   rpc_peer_check [--peer=grpc|capnp] [--transport=unix|tcp] [--calls=N] [--rounds=R]
 //   taskset -c 0 rpc_peer_check       (client and server on one CPU, as bench_rpc does)
@@ -313,6 +313,13 @@ void run(const peer& p, const std::string& transport, int calls, int rounds) {
       }
       conn.push_back(std::chrono::duration<double, std::micro>(clock::now() - t0).count());
     }
+    std::vector<double> big;
+    const bytes frame = make_bytes(large_bytes);
+    for (int r = 0; r < 5; ++r) {
+      const auto t0 = clock::now();
+      c->put(frame);
+      big.push_back(std::chrono::duration<double>(clock::now() - t0).count());
+    }
     std::string extra;
     if (p.sim_throughput) {
       for (const int threads : {1, 8}) {
@@ -323,8 +330,9 @@ void run(const peer& p, const std::string& transport, int calls, int rounds) {
                  std::to_string(static_cast<std::uint64_t>(static_cast<double>(n) / 0.3)) + " calls/s";
       }
     }
-    std::printf("%-11s Sim %7.1f us/call (median of %d x %d)  Conn %7.1f us%s\n", w.c_str(), median(sim), rounds,
-                calls, median(conn), extra.c_str());
+    std::printf("%-11s Sim %7.1f us/call (median of %d x %d)  Conn %7.1f us  put(8M) %5.2f GB/s%s\n", w.c_str(),
+                median(sim), rounds, calls, median(conn), static_cast<double>(large_bytes) / median(big) / 1e9,
+                extra.c_str());
 
     server.stop(w + " stop");
     bool threw = false;
