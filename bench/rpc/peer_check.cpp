@@ -108,7 +108,9 @@ class server_process {
     int in[2];
     int out[2];
     if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) {
-      throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
+      const int e = errno;
+      ::rmdir(dir_.c_str());
+      throw std::runtime_error(std::string("pipe2: ") + std::strerror(e));
     }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -125,8 +127,13 @@ class server_process {
     ::close(out[1]);
     to_child_ = in[1];
     from_child_ = out[0];
-    if (rc != 0) throw std::runtime_error(std::string("posix_spawn: ") + std::strerror(rc));
-    address_ = read_ready();
+    try {
+      if (rc != 0) throw std::runtime_error(std::string("posix_spawn: ") + std::strerror(rc));
+      address_ = read_ready();
+    } catch (...) {
+      stop("start");  // no process, descriptor or directory left behind
+      throw;
+    }
   }
   server_process(const server_process&) = delete;
   server_process& operator=(const server_process&) = delete;
@@ -136,8 +143,25 @@ class server_process {
 
   // Closes the server's stdin; checks it exits 0 within 5 s and leaves its directory empty.
   void stop(const std::string& where) {
-    if (pid_ <= 0) return;
+    if (to_child_ < 0) return;
     ::close(to_child_);
+    to_child_ = -1;
+    if (pid_ > 0) reap(where);
+    ::close(from_child_);
+    if (DIR* d = ::opendir(dir_.c_str())) {
+      while (dirent* e = ::readdir(d)) {
+        const std::string n = e->d_name;
+        if (n == "." || n == "..") continue;
+        fail(where, "the server left " + n + " in its directory");
+        ::unlink((dir_ + "/" + n).c_str());
+      }
+      ::closedir(d);
+    }
+    ::rmdir(dir_.c_str());
+  }
+
+ private:
+  void reap(const std::string& where) {
     int status = 0;
     bool exited = false;
     for (int i = 0; i < 500 && !exited; ++i) {
@@ -155,20 +179,8 @@ class server_process {
       fail(where, "the server's exit status is " + std::to_string(status) + ", not 0");
     }
     pid_ = -1;
-    ::close(from_child_);
-    if (DIR* d = ::opendir(dir_.c_str())) {
-      while (dirent* e = ::readdir(d)) {
-        const std::string n = e->d_name;
-        if (n == "." || n == "..") continue;
-        fail(where, "the server left " + n + " in its directory");
-        ::unlink((dir_ + "/" + n).c_str());
-      }
-      ::closedir(d);
-    }
-    ::rmdir(dir_.c_str());
   }
 
- private:
   std::string read_ready() {
     std::string line;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
