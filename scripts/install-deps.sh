@@ -13,6 +13,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # benchmark peers (not msgpack-cxx: Debian's pulls in Boost 1.74)
   libflatbuffers-dev flatbuffers-compiler libcereal-dev nlohmann-json3-dev rapidjson-dev libcapnp-dev capnproto
+  libgrpc++-dev protobuf-compiler-grpc
 )
 
 missing=()
