@@ -3,7 +3,8 @@
 // allocate, client and server together (both in this process), once the
 // buffers have grown to their size. Over every transport, with the binary
 // codec, for a call whose values allocate nothing themselves (int add(int, int),
-// std::string echo of a short string).
+// std::string echo of a short string), and for a long string argument, whose
+// decoded copy is reused from call to call.
 
 #include <atomic>
 #include <cstdlib>
@@ -74,6 +75,31 @@ TEST_P(rpc_allocations, none_per_call_in_steady_state) { expect_none_per_call(Ge
 // replies are built in the pool thread's own buffers.
 TEST_P(rpc_allocations, none_per_call_with_a_handler_pool) {
   expect_none_per_call(GetParam(), {.handler_threads = 2});
+}
+
+// A string argument too long for the small-string buffer: the server decodes
+// it into the thread's reused arguments (binary codec), so a call allocates
+// only its result's own string, once on the server (the handler's return
+// value) and once on the client (the decoded result).
+TEST_P(rpc_allocations, a_long_string_argument_allocates_only_the_results) {
+  rpctest::temp_dir dir;
+  rpctest::calculator_impl impl;
+  refwire::rpc::server server;
+  server.serve<calculator>(impl);
+  const std::string uri = server.listen(rpctest::listen_uri(GetParam(), dir));
+  server.start();
+  refwire::rpc::client<calculator> calc(uri);
+  const std::string text(40, 'x');
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(calc.call<&calculator::echo>(text), text);
+  constexpr int calls = 1000;
+  int wrong = 0;
+  const long before = allocations.load();
+  for (int i = 0; i < calls; ++i) {
+    if (calc.call<&calculator::echo>(text).size() != text.size()) ++wrong;
+  }
+  const long during = allocations.load() - before;
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(during, 2 * calls) << during << " allocations in " << calls << " calls (client and server)";
 }
 
 }  // namespace

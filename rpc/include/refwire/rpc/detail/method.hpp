@@ -39,6 +39,7 @@
 #include <exception>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -661,6 +662,22 @@ decltype(auto) handler_argument(V& v) {
   }
 }
 
+/// Requests up to this size decode into a thread's reused arguments (below).
+inline constexpr std::size_t reused_params_limit = 64 * 1024;
+
+/// A thread's arguments of M, reused from call to call: decoding into them
+/// keeps the capacity of their strings and vectors, so a small blob or string
+/// argument allocates nothing in steady state. Only with the binary codec,
+/// which is positional and writes every field (JSON and protobuf leave a
+/// missing field as it was, so they decode into fresh values), and only for
+/// requests of at most reused_params_limit bytes, so what a thread keeps is
+/// bounded by about that much per method.
+template <auto M>
+typename method<M>::params& reused_params() {
+  thread_local typename method<M>::params p{};
+  return p;
+}
+
 template <auto M>
 void invoke_checked(void* impl, codec c, std::span<const std::byte> request, std::vector<std::byte>& response,
                     call_outcome& outcome) {
@@ -672,7 +689,10 @@ void invoke_checked(void* impl, codec c, std::span<const std::byte> request, std
   outcome.code = status_code::ok;
   outcome.type.clear();
   outcome.message.clear();
-  typename m::params params{};
+  std::optional<typename m::params> fresh;
+  typename m::params& params = c == codec::binary && request.size() <= reused_params_limit
+                                   ? reused_params<M>()
+                                   : fresh.emplace();
   if (refwire::error e = decode_payload(c, request, params)) {
     outcome.code = status_code::invalid_argument;
     outcome.message = std::string(m::full_name) + ": the arguments do not decode as " + parameter_list<M>() + ": " +
