@@ -30,7 +30,8 @@ void check_endpoint(const endpoint& where);
 /// Closes a descriptor unless released.
 class fd_guard {
  public:
-  explicit fd_guard(int fd = -1) noexcept : fd_(fd) {}
+  fd_guard() noexcept = default;
+  explicit fd_guard(int fd) noexcept : fd_(fd) {}
   fd_guard(fd_guard&& o) noexcept : fd_(o.release()) {}
   fd_guard& operator=(fd_guard&& o) noexcept {
     reset(o.release());
@@ -45,7 +46,7 @@ class fd_guard {
   }
 
  private:
-  int fd_;
+  int fd_ = -1;
 };
 
 /// Where a gather write is: the part and the offset in it.
