@@ -11,17 +11,22 @@
 // Wake-ups: a side that is about to sleep sets its wants_data (or wants_room)
 // flag, then looks at the ring once more; the other side, after publishing
 // (or taking) bytes, looks at the flag and, only when it is set, clears it and
-// sends one byte: "data for you" wakes on the setup socket, "room for you"
-// wakes on the pair. So the kernel is entered only when the peer sleeps. A
-// sleeper polls its socket (blocking calls, with the deadline) or reads it
-// through asio (the asynchronous calls, on the io_context): the same socket
-// ends with end of stream when the peer closes or its process dies, which is
-// how a peer's death is seen in bounded time. Sockets rather than eventfds:
-// an eventfd passed to the peer shares its file status flags, so a hostile
-// peer could clear O_NONBLOCK and fill the counter, and a wake-up would block;
-// send(MSG_DONTWAIT) cannot be made to block. A sleeper spins for a few
-// microseconds first, but only when the peer last ran on another CPU and there
-// are several (a cross-CPU wake-up costs far more than the spin).
+// wakes the sleeper. So the kernel is entered only when the peer sleeps. The
+// flag says how to wake:
+//   - sleeping_futex: a blocking call (read_some, write_all) waits on the flag
+//     word itself (FUTEX_WAIT, shared: the word is in the mapping), in slices
+//     of at most futex_slice: between slices it looks at its socket, so a
+//     peer that died is seen within a slice;
+//   - sleeping_socket: an asynchronous call waits on the io_context for a
+//     byte on a socket, which the waker sends: "data for you" on the setup
+//     socket, "room for you" on the pair. The same sockets end with end of
+//     stream when the peer closes or its process dies, which wakes it at once.
+// Sockets rather than eventfds for what asio waits on: an eventfd passed to
+// the peer shares its file status flags, so a hostile peer could clear
+// O_NONBLOCK and fill the counter, and a wake-up would block; send() with
+// MSG_DONTWAIT cannot be made to block, and FUTEX_WAKE never blocks. A blocking
+// sleeper spins for a few microseconds first, but only when the peer last ran
+// on another CPU and there are several (a cross-CPU wake-up costs far more).
 //
 // The mapping is shared with a process that may be hostile: indices are read
 // once into locals and checked against this side's own copies; a bad one
@@ -42,7 +47,9 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <linux/futex.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -70,6 +77,21 @@ using read_handler = std::function<void(errc, std::size_t)>;
 using wait_handler = std::function<void(errc)>;
 
 constexpr auto spin_limit = std::chrono::microseconds(5);
+constexpr auto futex_slice = std::chrono::milliseconds(50);  // how late a blocked call may see a dead peer
+
+// The values of side_line::wants_data and wants_room.
+constexpr std::uint32_t awake = 0;
+constexpr std::uint32_t sleeping_socket = 1;  // wake with a byte on the socket
+constexpr std::uint32_t sleeping_futex = 2;   // wake with FUTEX_WAKE on the flag
+
+std::uint32_t* futex_word(std::atomic<std::uint32_t>& flag) noexcept { return reinterpret_cast<std::uint32_t*>(&flag); }
+
+void futex_wake(std::atomic<std::uint32_t>& flag) noexcept {
+  (void)::syscall(SYS_futex, futex_word(flag), FUTEX_WAKE, 1, nullptr, nullptr, 0);
+}
+
+/// Wakes the peer sleeping on flag (if it still is), the way the flag says.
+void wake(std::atomic<std::uint32_t>& flag, int fd) noexcept;
 
 inline void cpu_relax() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
@@ -103,6 +125,16 @@ bool wait_readable(int fd, time_point deadline) {
 void send_wake(int fd) noexcept {
   const char one = 1;
   (void)::send(fd, &one, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+void wake(std::atomic<std::uint32_t>& flag, int fd) noexcept {
+  if (flag.load(std::memory_order_relaxed) == awake) return;
+  const std::uint32_t was = flag.exchange(awake);
+  if (was == sleeping_futex) {
+    futex_wake(flag);
+  } else if (was != awake) {
+    send_wake(fd);
+  }
 }
 
 /// Reads the wake-up bytes waiting on fd; true at end of stream (the peer closed or died).
@@ -279,18 +311,14 @@ class core : public std::enable_shared_from_this<core> {
         spun = true;
         if (spin([&] { return data_ready(); })) continue;
       }
-      if (drain(data_fd_)) {
-        data_eof_.store(true);
-        continue;
-      }
-      mine().wants_data.store(1, std::memory_order_seq_cst);
+      mine().wants_data.store(sleeping_futex, std::memory_order_seq_cst);
       std::atomic_thread_fence(std::memory_order_seq_cst);
-      if (data_ready() || peer_gone()) {
-        mine().wants_data.store(0, std::memory_order_relaxed);
+      if (data_ready() || peer_gone() || closed_.load()) {
+        mine().wants_data.store(awake, std::memory_order_relaxed);
         continue;
       }
-      if (!wait_readable(data_fd_, deadline)) {
-        mine().wants_data.store(0, std::memory_order_relaxed);
+      if (!sleep_on(mine().wants_data, data_fd_, data_eof_, deadline)) {
+        mine().wants_data.store(awake, std::memory_order_relaxed);
         check_usable();
         fail(errc::timed_out, peer_.address + ": read timed out");
       }
@@ -311,18 +339,14 @@ class core : public std::enable_shared_from_this<core> {
         spun = true;
         if (spin([&] { return room_ready(); })) continue;
       }
-      if (drain(room_fd_)) {
-        room_eof_.store(true);
-        continue;
-      }
-      mine().wants_room.store(1, std::memory_order_seq_cst);
+      mine().wants_room.store(sleeping_futex, std::memory_order_seq_cst);
       std::atomic_thread_fence(std::memory_order_seq_cst);
-      if (room_ready() || peer_gone()) {
-        mine().wants_room.store(0, std::memory_order_relaxed);
+      if (room_ready() || peer_gone() || closed_.load()) {
+        mine().wants_room.store(awake, std::memory_order_relaxed);
         continue;
       }
-      if (!wait_readable(room_fd_, deadline)) {
-        mine().wants_room.store(0, std::memory_order_relaxed);
+      if (!sleep_on(mine().wants_room, room_fd_, room_eof_, deadline)) {
+        mine().wants_room.store(awake, std::memory_order_relaxed);
         check_usable();
         fail(errc::timed_out, peer_.address + ": write timed out");
       }
@@ -361,7 +385,10 @@ class core : public std::enable_shared_from_this<core> {
   void close() noexcept {
     if (closed_.exchange(true)) return;
     std::lock_guard lock(mutex_);
-    if (cb_ != nullptr) cb_->side[side_].closed.store(1, std::memory_order_release);
+    if (cb_ != nullptr) {
+      cb_->side[side_].closed.store(1, std::memory_order_release);
+      wake_own_sleepers();
+    }
     // Wakes this side's sleepers in poll() and tells the peer (end of stream on both sockets).
     ::shutdown(data_fd_, SHUT_RDWR);
     if (room_fd_ >= 0) ::shutdown(room_fd_, SHUT_RDWR);
@@ -376,6 +403,31 @@ class core : public std::enable_shared_from_this<core> {
  private:
   side_line& mine() noexcept { return cb_->side[side_]; }
   side_line& theirs() noexcept { return cb_->side[1 - side_]; }
+
+  /// Wakes this side's blocking calls sleeping on the futex (close, a broken stream).
+  void wake_own_sleepers() noexcept {
+    mine().wants_data.store(awake);
+    mine().wants_room.store(awake);
+    futex_wake(mine().wants_data);
+    futex_wake(mine().wants_room);
+  }
+
+  /// Sleeps on flag (set to sleeping_futex) for one slice, at most until the
+  /// deadline (false once it has passed). A slice nobody woke ends with a look
+  /// at fd: its end of stream is a peer that died (eof).
+  bool sleep_on(std::atomic<std::uint32_t>& flag, int fd, std::atomic<bool>& eof, time_point deadline) {
+    const auto now = clock::now();
+    if (now >= deadline) return false;
+    const auto slice = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        deadline - now < futex_slice ? deadline - now : clock::duration(futex_slice));
+    timespec ts{static_cast<time_t>(slice.count() / 1000000000), static_cast<long>(slice.count() % 1000000000)};
+    const long r = ::syscall(SYS_futex, futex_word(flag), FUTEX_WAIT, sleeping_futex, &ts, nullptr, 0);
+    if (r != 0 && errno == ETIMEDOUT) {
+      pollfd p{fd, POLLIN, 0};
+      if (::poll(&p, 1, 0) > 0 && drain(fd)) eof.store(true);
+    }
+    return true;
+  }
 
   [[noreturn]] void fail_broken_pipe() const { fail(errc::io_error, peer_.address + ": write: broken pipe"); }
 
@@ -399,6 +451,7 @@ class core : public std::enable_shared_from_this<core> {
     }
     ::shutdown(data_fd_, SHUT_RDWR);
     if (room_fd_ >= 0) ::shutdown(room_fd_, SHUT_RDWR);
+    if (cb_ != nullptr) wake_own_sleepers();
     fail(errc::io_error, what);
   }
 
@@ -461,9 +514,7 @@ class core : public std::enable_shared_from_this<core> {
     read_pos_ += n;
     cb_->read[1 - side_].value.store(read_pos_, std::memory_order_release);
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (theirs().wants_room.load(std::memory_order_relaxed) != 0 && theirs().wants_room.exchange(0) != 0) {
-      send_wake(room_fd_);
-    }
+    wake(theirs().wants_room, room_fd_);
     return n;
   }
 
@@ -502,9 +553,7 @@ class core : public std::enable_shared_from_this<core> {
     write_pos_ += total;
     cb_->write[side_].value.store(write_pos_, std::memory_order_release);
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (theirs().wants_data.load(std::memory_order_relaxed) != 0 && theirs().wants_data.exchange(0) != 0) {
-      send_wake(data_fd_);
-    }
+    wake(theirs().wants_data, data_fd_);
     return total;
   }
 
@@ -541,7 +590,7 @@ class core : public std::enable_shared_from_this<core> {
       }
       n = take(into);
       if (n == 0 && !peer_gone()) {
-        mine().wants_data.store(1, std::memory_order_seq_cst);
+        mine().wants_data.store(sleeping_socket, std::memory_order_seq_cst);
         std::atomic_thread_fence(std::memory_order_seq_cst);
         n = take(into);
         if (n == 0 && !peer_gone()) {
@@ -552,7 +601,7 @@ class core : public std::enable_shared_from_this<core> {
                                      });
           return false;
         }
-        mine().wants_data.store(0, std::memory_order_relaxed);
+        mine().wants_data.store(awake, std::memory_order_relaxed);
       }
       if (n == 0) n = take(into);  // the peer is gone: what it wrote before, then end of stream
       code = n > 0 ? errc::ok : errc::closed;
@@ -586,10 +635,10 @@ class core : public std::enable_shared_from_this<core> {
       }
       code = errc::ok;  // ended or gone: the next try_write says broken pipe
       if (s == setup_state::ended || peer_gone() || room_ready()) return true;
-      mine().wants_room.store(1, std::memory_order_seq_cst);
+      mine().wants_room.store(sleeping_socket, std::memory_order_seq_cst);
       std::atomic_thread_fence(std::memory_order_seq_cst);
       if (room_ready() || peer_gone()) {
-        mine().wants_room.store(0, std::memory_order_relaxed);
+        mine().wants_room.store(awake, std::memory_order_relaxed);
         return true;
       }
       room_desc_.async_read_some(asio::buffer(room_drain_), [self = shared_from_this(), done = std::move(done)](

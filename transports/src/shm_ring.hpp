@@ -15,9 +15,10 @@
 // it keeps its own indices and the ring size in locals and checks every index
 // the peer publishes against them.
 //
-// The setup socket (the accepted unix socket) and a second socket pair carry
-// the wake-ups (one byte, sent only when the peer said it sleeps) and end of
-// stream when the peer closes or dies; see shm.cpp.
+// Wake-ups go through a futex on the sleeper's flag (blocking calls) or a byte
+// on a socket (asynchronous calls): the setup socket (the accepted unix socket)
+// and a second socket pair, which also end when the peer closes or dies; see
+// shm.cpp.
 
 #include "internal.hpp"
 
@@ -57,7 +58,9 @@ struct alignas(64) index_line {
 };
 
 /// What one side tells the other; written by that side (the wants_ flags are
-/// also cleared by the peer when it wakes it).
+/// also cleared by the peer when it wakes it). A wants_ flag is 0 (awake), 1
+/// (sleeping on the io_context: wake it with a byte on the socket) or 2
+/// (sleeping on this very word: wake it with FUTEX_WAKE).
 struct alignas(64) side_line {
   std::atomic<std::uint32_t> wants_data;  ///< this side's reader sleeps: wake it after publishing bytes
   std::atomic<std::uint32_t> wants_room;  ///< this side's writer sleeps: wake it after taking bytes
