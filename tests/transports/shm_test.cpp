@@ -192,6 +192,33 @@ TEST_F(ShmTest, TheListenersRingSizeDecidesAndLargeFramesStreamThrough) {
   EXPECT_TRUE(at_client == big) << at_client.size() << " bytes";
 }
 
+TEST_F(ShmTest, APeerThatClosesWakesABlockedReadAndABlockedWrite) {
+  auto l = listen(io, parse_uri(uri + "?ring_size=4096"));
+  auto client = connect(io, parse_uri(uri), in(2s));
+  auto server = accept_one(io, *l);
+  ASSERT_NE(server, nullptr);
+  std::optional<std::size_t> got;
+  std::optional<errc> wrote;
+  std::string message;
+  std::thread reader([&] {
+    std::byte buf[8];
+    got = server->read_some(buf, in(10s));
+  });
+  std::thread writer([&] {
+    const std::vector<std::byte> big(1u << 20);
+    wrote = code_of([&] { write_bytes(*server, big, in(10s)); }, &message);
+  });
+  std::this_thread::sleep_for(100ms);  // both asleep: nothing to read, the 4 KiB ring full
+  const auto start = clock::now();
+  client->close();
+  reader.join();
+  writer.join();
+  EXPECT_LT(clock::now() - start, 1s);
+  EXPECT_EQ(got, 0U);
+  EXPECT_EQ(wrote, errc::io_error);
+  EXPECT_EQ(message, uri + ": write: broken pipe");
+}
+
 /// Starts transports_shm_peer: it connects to name, writes "hello", and dies by SIGKILL after ms.
 pid_t spawn_peer(const std::string& name, int ms) {
   std::string program = REFWIRE_SHM_PEER, delay = std::to_string(ms);

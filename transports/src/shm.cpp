@@ -359,6 +359,7 @@ class core : public std::enable_shared_from_this<core> {
     check_usable();
     if (s == setup_state::waiting) return 0;
     if (s == setup_state::ended || peer_gone()) fail_broken_pipe();
+    note_cpu();
     gather g(parts);
     return g.done() ? 0 : put(g);
   }
@@ -404,12 +405,16 @@ class core : public std::enable_shared_from_this<core> {
   side_line& mine() noexcept { return cb_->side[side_]; }
   side_line& theirs() noexcept { return cb_->side[1 - side_]; }
 
-  /// Wakes this side's blocking calls sleeping on the futex (close, a broken stream).
+  /// Wakes both sides' sleepers once this side is closed or broken: its own
+  /// blocking calls, and the peer's (a futex sleeper does not watch the socket
+  /// whose end tells it; it would see it only after its slice).
   void wake_own_sleepers() noexcept {
     mine().wants_data.store(awake);
     mine().wants_room.store(awake);
     futex_wake(mine().wants_data);
     futex_wake(mine().wants_room);
+    wake(theirs().wants_data, data_fd_);
+    wake(theirs().wants_room, room_fd_);
   }
 
   /// Sleeps on flag (set to sleeping_futex) for one slice, at most until the
@@ -451,7 +456,10 @@ class core : public std::enable_shared_from_this<core> {
     }
     ::shutdown(data_fd_, SHUT_RDWR);
     if (room_fd_ >= 0) ::shutdown(room_fd_, SHUT_RDWR);
-    if (cb_ != nullptr) wake_own_sleepers();
+    if (cb_ != nullptr) {
+      mine().closed.store(1, std::memory_order_release);  // to the peer it is closed
+      wake_own_sleepers();
+    }
     fail(errc::io_error, what);
   }
 
@@ -588,6 +596,7 @@ class core : public std::enable_shared_from_this<core> {
                            const boost::system::error_code&) mutable { self->resume_read(into, done, false); });
         return false;
       }
+      note_cpu();
       n = take(into);
       if (n == 0 && !peer_gone()) {
         mine().wants_data.store(sleeping_socket, std::memory_order_seq_cst);
