@@ -60,7 +60,7 @@ class bad_server : public testing::TestWithParam<transport> {
 };
 
 INSTANTIATE_TEST_SUITE_P(every_transport, bad_server,
-                         testing::Values(transport::inproc, transport::unix_socket, transport::tcp),
+                         testing::Values(transport::inproc, transport::unix_socket, transport::tcp, transport::shm),
                          [](const testing::TestParamInfo<transport>& p) { return rpctest::to_string(p.param); });
 
 /// A first connection that handshakes, then answers each request with `reply`.

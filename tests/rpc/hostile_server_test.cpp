@@ -101,7 +101,7 @@ std::size_t resident_bytes() {
 
 class hostile_server : public testing::TestWithParam<transport> {};
 INSTANTIATE_TEST_SUITE_P(every_transport, hostile_server,
-                         testing::Values(transport::inproc, transport::unix_socket, transport::tcp),
+                         testing::Values(transport::inproc, transport::unix_socket, transport::tcp, transport::shm),
                          [](const testing::TestParamInfo<transport>& p) { return rpctest::to_string(p.param); });
 
 TEST_P(hostile_server, garbage_bytes_close_that_connection_only) {

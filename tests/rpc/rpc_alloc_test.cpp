@@ -40,7 +40,7 @@ using rpctest::transport;
 
 class rpc_allocations : public testing::TestWithParam<transport> {};
 INSTANTIATE_TEST_SUITE_P(every_transport, rpc_allocations,
-                         testing::Values(transport::inproc, transport::unix_socket, transport::tcp),
+                         testing::Values(transport::inproc, transport::unix_socket, transport::tcp, transport::shm),
                          [](const testing::TestParamInfo<transport>& p) { return rpctest::to_string(p.param); });
 
 /// A thousand calls of add and echo after a warm-up: the allocations counted.

@@ -216,13 +216,14 @@ class temp_dir {
   std::filesystem::path path_;
 };
 
-enum class transport { inproc, unix_socket, tcp };
+enum class transport { inproc, unix_socket, tcp, shm };
 
 inline std::string to_string(transport t) {
   switch (t) {
     case transport::inproc: return "inproc";
     case transport::unix_socket: return "unix";
     case transport::tcp: return "tcp";
+    case transport::shm: return "shm";
   }
   return "?";
 }
@@ -235,6 +236,8 @@ inline std::string listen_uri(transport t, const temp_dir& dir, const std::strin
       return "inproc://rpc-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" + name;
     case transport::unix_socket: return "unix://" + (dir.path() / (name + ".sock")).string();
     case transport::tcp: return "tcp://127.0.0.1:0";
+    case transport::shm:
+      return "shm://rpc-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" + name;
   }
   return {};
 }

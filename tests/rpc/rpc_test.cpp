@@ -57,7 +57,7 @@ class rpc_calls : public testing::TestWithParam<combo> {};
 
 std::vector<combo> every_combo() {
   std::vector<combo> out;
-  for (transport t : {transport::inproc, transport::unix_socket, transport::tcp}) {
+  for (transport t : {transport::inproc, transport::unix_socket, transport::tcp, transport::shm}) {
     for (codec c : {codec::binary, codec::json, codec::protobuf}) out.push_back({t, c});
   }
   return out;
@@ -227,7 +227,7 @@ TEST_P(rpc_calls, two_interfaces_on_one_server) {
 
 class rpc_transport : public testing::TestWithParam<transport> {};
 INSTANTIATE_TEST_SUITE_P(every_transport, rpc_transport,
-                         testing::Values(transport::inproc, transport::unix_socket, transport::tcp),
+                         testing::Values(transport::inproc, transport::unix_socket, transport::tcp, transport::shm),
                          [](const testing::TestParamInfo<transport>& p) { return rpctest::to_string(p.param); });
 
 TEST_P(rpc_transport, a_changed_interface_is_unimplemented_naming_the_method_and_both_signatures) {

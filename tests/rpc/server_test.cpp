@@ -170,7 +170,8 @@ class server_pool : public testing::TestWithParam<transport> {};
 class server_limits : public testing::TestWithParam<transport> {};
 class server_hooks : public testing::TestWithParam<transport> {};
 class server_context : public testing::TestWithParam<transport> {};
-const auto every_transport = testing::Values(transport::inproc, transport::unix_socket, transport::tcp);
+const auto every_transport =
+    testing::Values(transport::inproc, transport::unix_socket, transport::tcp, transport::shm);
 const auto transport_name = [](const testing::TestParamInfo<transport>& p) { return rpctest::to_string(p.param); };
 INSTANTIATE_TEST_SUITE_P(every_transport, server_pool, every_transport, transport_name);
 INSTANTIATE_TEST_SUITE_P(every_transport, server_limits, every_transport, transport_name);
@@ -506,7 +507,7 @@ TEST_P(server_hooks, log_reports_connections_and_refusals) {
   const std::string opened = log->wait_for(log_level::info, " opened on " + s.uri);
   ASSERT_FALSE(opened.empty()) << log->dump();
   EXPECT_EQ(opened.rfind("server: connection from ", 0), 0u) << opened;
-  if (GetParam() != transport::tcp) {  // unix and inproc know the peer's process
+  if (GetParam() != transport::tcp) {  // unix, shm and inproc know the peer's process
     EXPECT_NE(opened.find("(pid " + std::to_string(::getpid()) + ", uid " + std::to_string(::getuid()) + ")"),
               std::string::npos)
         << opened;
@@ -596,6 +597,7 @@ TEST_P(server_context, a_handler_sees_its_peer_method_and_deadline) {
       case transport::tcp: EXPECT_EQ(seen.peer.rfind("tcp://127.0.0.1:", 0), 0u) << seen.peer; break;
       case transport::unix_socket: EXPECT_EQ(seen.peer.rfind("unix://", 0), 0u) << seen.peer; break;
       case transport::inproc: EXPECT_EQ(seen.peer.rfind("inproc://", 0), 0u) << seen.peer; break;
+      case transport::shm: EXPECT_EQ(seen.peer.rfind("shm://", 0), 0u) << seen.peer; break;
     }
     if (GetParam() != transport::tcp) {
       EXPECT_EQ(seen.pid, static_cast<std::uint32_t>(::getpid()));

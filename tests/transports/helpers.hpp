@@ -39,6 +39,7 @@ class temp_dir {
     std::filesystem::remove_all(path_, ignored);
   }
   [[nodiscard]] std::string file(const std::string& name) const { return path_ + "/" + name; }
+  [[nodiscard]] const std::string& path() const { return path_; }
 
  private:
   std::string path_;

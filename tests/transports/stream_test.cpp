@@ -1,4 +1,4 @@
-// What every transport's streams do, run over unix sockets, TCP and inproc:
+// What every transport's streams do, run over unix sockets, TCP, inproc and shm:
 // round trips, gather writes, deadlines, the bounded buffer seen through
 // try_write and async_wait_writable, close from another thread, end of stream,
 // the asynchronous side on an io_context.
@@ -7,6 +7,8 @@
 #include <refwire/transports/transport.hpp>
 
 #include <boost/asio/io_context.hpp>
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -32,6 +34,7 @@ class TransportStream : public ::testing::TestWithParam<std::string> {
     if (GetParam() == "unix") return "unix://" + dir.file("s.sock");
     if (GetParam() == "tcp") return "tcp://127.0.0.1:0";
     static std::atomic<int> next{0};
+    if (GetParam() == "shm") return "shm://stream-test-" + std::to_string(::getpid()) + "-" + std::to_string(next++);
     return "inproc://stream-test-" + std::to_string(next++);
   }
 
@@ -56,7 +59,7 @@ class TransportStream : public ::testing::TestWithParam<std::string> {
   std::unique_ptr<stream> server;
 };
 
-INSTANTIATE_TEST_SUITE_P(Transports, TransportStream, ::testing::Values("unix", "tcp", "inproc"),
+INSTANTIATE_TEST_SUITE_P(Transports, TransportStream, ::testing::Values("unix", "tcp", "inproc", "shm"),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
 TEST_P(TransportStream, RoundTripBothWays) {

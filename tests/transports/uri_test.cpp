@@ -58,9 +58,40 @@ TEST(TransportUri, Inproc) {
   EXPECT_EQ(e.uri(), "inproc://calc service/v1");
 }
 
+TEST(TransportUri, Shm) {
+  const endpoint e = parse_uri("shm://calc-1.v2_x");
+  EXPECT_EQ(e.scheme, scheme::shm);
+  EXPECT_EQ(e.path, "calc-1.v2_x");
+  EXPECT_EQ(e.ring_size, 0U);
+  EXPECT_EQ(e.host, "");
+  EXPECT_EQ(e.uri(), "shm://calc-1.v2_x");
+  const endpoint f = parse_uri("shm://calc?ring_size=4194304");
+  EXPECT_EQ(f.path, "calc");
+  EXPECT_EQ(f.ring_size, 4194304U);
+  EXPECT_EQ(f.uri(), "shm://calc?ring_size=4194304");
+  EXPECT_EQ(parse_uri("shm://a?ring_size=4096").ring_size, shm_min_ring_size);
+  EXPECT_EQ(parse_uri("shm://a?ring_size=1073741824").ring_size, shm_max_ring_size);
+  EXPECT_EQ(parse_uri("shm://" + std::string(100, 'n')).path.size(), 100U);
+}
+
+TEST(TransportUri, ShmEndpointBuiltByHandIsChecked) {
+  boost::asio::io_context io;
+  endpoint e;
+  e.scheme = scheme::shm;
+  e.path = "x/y";
+  std::string message;
+  EXPECT_EQ(code_of([&] { (void)listen(io, e); }, &message), errc::invalid_uri);
+  EXPECT_EQ(message, "shm://x/y: invalid character in the shm name \"x/y\" (letters, digits, '.', '_' and '-')");
+  e.path = "x";
+  e.ring_size = 5000;
+  EXPECT_EQ(code_of([&] { (void)connect(io, e, in(1s)); }, &message), errc::invalid_uri);
+  EXPECT_EQ(message, "shm://x?ring_size=5000: ring size 5000 is not a power of two");
+}
+
 TEST(TransportUri, RoundTripsThroughUri) {
   for (const char* text : {"unix:///a", "unix:///run/app/x.sock", "tcp://0.0.0.0:7000", "tcp://[::]:1",
-                           "tcp://[2001:db8::8]:443", "tcp://example.com:1", "inproc://x"}) {
+                           "tcp://[2001:db8::8]:443", "tcp://example.com:1", "inproc://x", "shm://x",
+                           "shm://a.b?ring_size=65536"}) {
     const endpoint e = parse_uri(text);
     EXPECT_EQ(e.uri(), text);
     const endpoint again = parse_uri(e.uri());
@@ -68,6 +99,7 @@ TEST(TransportUri, RoundTripsThroughUri) {
     EXPECT_EQ(again.host, e.host);
     EXPECT_EQ(again.port, e.port);
     EXPECT_EQ(again.path, e.path);
+    EXPECT_EQ(again.ring_size, e.ring_size);
   }
 }
 
@@ -88,11 +120,24 @@ TEST_P(TransportUriInvalid, ExactMessage) {
 INSTANTIATE_TEST_SUITE_P(
     Messages, TransportUriInvalid,
     ::testing::Values(
-        bad_uri{"", "empty URI: missing scheme (write unix:///path, tcp://host:port or inproc://name)"},
-        bad_uri{"localhost:80", "localhost:80: missing scheme (write unix:///path, tcp://host:port or inproc://name)"},
-        bad_uri{"://x", "://x: missing scheme (write unix:///path, tcp://host:port or inproc://name)"},
-        bad_uri{"foo://x", "foo://x: unknown scheme \"foo\" (expected unix, tcp or inproc)"},
-        bad_uri{"TCP://h:1", "TCP://h:1: unknown scheme \"TCP\" (expected unix, tcp or inproc)"},
+        bad_uri{"", "empty URI: missing scheme (write unix:///path, tcp://host:port, inproc://name or shm://name)"},
+        bad_uri{"localhost:80", "localhost:80: missing scheme (write unix:///path, tcp://host:port, inproc://name or shm://name)"},
+        bad_uri{"://x", "://x: missing scheme (write unix:///path, tcp://host:port, inproc://name or shm://name)"},
+        bad_uri{"shm://", "shm://: missing name (write shm://name)"},
+        bad_uri{"shm://?ring_size=4096", "shm://?ring_size=4096: missing name (write shm://name)"},
+        bad_uri{"shm://a b", "shm://a b: invalid character in the shm name \"a b\" (letters, digits, '.', '_' and '-')"},
+        bad_uri{"shm://..", "shm://..: the shm name cannot be \".\" or \"..\""},
+        bad_uri{"shm://" + std::string(101, 'n'),
+                "shm://" + std::string(101, 'n') + ": the shm name is 101 bytes long, at most 100 fit"},
+        bad_uri{"shm://a?size=4096", "shm://a?size=4096: unknown option \"size\" (the one option is ?ring_size=bytes)"},
+        bad_uri{"shm://a?ring_size=", "shm://a?ring_size=: missing ring size (write shm://name?ring_size=bytes)"},
+        bad_uri{"shm://a?ring_size=1M", "shm://a?ring_size=1M: ring size \"1M\" is not a number"},
+        bad_uri{"shm://a?ring_size=2048", "shm://a?ring_size=2048: ring size 2048 out of range (4096..1073741824)"},
+        bad_uri{"shm://a?ring_size=2147483648",
+                "shm://a?ring_size=2147483648: ring size 2147483648 out of range (4096..1073741824)"},
+        bad_uri{"shm://a?ring_size=65537", "shm://a?ring_size=65537: ring size 65537 is not a power of two"},
+        bad_uri{"foo://x", "foo://x: unknown scheme \"foo\" (expected unix, tcp, inproc or shm)"},
+        bad_uri{"TCP://h:1", "TCP://h:1: unknown scheme \"TCP\" (expected unix, tcp, inproc or shm)"},
         bad_uri{"tcp://localhost", "tcp://localhost: missing port (write tcp://host:port)"},
         bad_uri{"tcp://localhost:", "tcp://localhost:: missing port (write tcp://host:port)"},
         bad_uri{"tcp://", "tcp://: empty host (write tcp://host:port)"},
@@ -122,7 +167,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(TransportUri, ControlBytesAreEscapedInMessages) {
   std::string message;
   EXPECT_EQ(code_of([&] { (void)parse_uri(std::string("\x01\x7f\0:", 4)); }, &message), errc::invalid_uri);
-  EXPECT_EQ(message, "\\x01\\x7f\\x00:: missing scheme (write unix:///path, tcp://host:port or inproc://name)");
+  EXPECT_EQ(message, "\\x01\\x7f\\x00:: missing scheme (write unix:///path, tcp://host:port, inproc://name or shm://name)");
 }
 
 TEST(TransportUri, LongUriIsCutInTheMessage) {

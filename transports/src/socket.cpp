@@ -38,22 +38,6 @@ namespace {
 
 namespace asio = boost::asio;
 
-/// Closes a descriptor unless released.
-class fd_guard {
- public:
-  explicit fd_guard(int fd) noexcept : fd_(fd) {}
-  fd_guard(const fd_guard&) = delete;
-  fd_guard& operator=(const fd_guard&) = delete;
-  ~fd_guard() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  [[nodiscard]] int get() const noexcept { return fd_; }
-  int release() noexcept { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
-
 /// Waits until fd has one of events or the deadline passes (false).
 bool wait_fd(int fd, short events, time_point deadline) {
   for (;;) {
@@ -108,75 +92,16 @@ void set_nodelay(int fd) {
 
 peer_identity tcp_peer(int fd) { return peer_identity{remote_address(fd), std::nullopt, std::nullopt}; }
 
-peer_identity unix_peer(int fd, std::string address) {
-  peer_identity p{std::move(address), std::nullopt, std::nullopt};
-  ucred cred{};
-  socklen_t n = sizeof cred;
-  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &n) == 0 && n == sizeof cred) {
-    p.uid = static_cast<std::uint32_t>(cred.uid);
-    p.pid = static_cast<std::uint32_t>(cred.pid);
-  }
-  return p;
-}
-
-sockaddr_un unix_address(const endpoint& where) {
+sockaddr_un unix_address(const std::string& path, const std::string& uri) {
   sockaddr_un a{};
   a.sun_family = AF_UNIX;
-  if (where.path.size() >= sizeof a.sun_path) {
-    fail(errc::invalid_uri, where.uri() + ": the unix path is " + std::to_string(where.path.size()) +
-                                " bytes long, at most " + std::to_string(sizeof a.sun_path - 1) + " fit");
+  if (path.size() >= sizeof a.sun_path) {
+    fail(errc::invalid_uri, uri + ": the unix path is " + std::to_string(path.size()) + " bytes long, at most " +
+                                std::to_string(sizeof a.sun_path - 1) + " fit");
   }
-  std::memcpy(a.sun_path, where.path.data(), where.path.size());
+  std::memcpy(a.sun_path, path.data(), path.size());
   return a;
 }
-
-/// Where a gather write is: the part and the offset in it.
-class gather {
- public:
-  explicit gather(buffer_list parts) noexcept : parts_(parts) { skip_empty(); }
-  [[nodiscard]] bool done() const noexcept { return index_ == parts_.size(); }
-  /// Fills up to max iovecs from the current position; returns how many.
-  int fill(iovec* iov, int max) const noexcept {
-    int n = 0;
-    std::size_t offset = offset_;
-    for (std::size_t i = index_; i < parts_.size() && n < max; ++i) {
-      const auto part = parts_[i];
-      if (part.size() == offset) {
-        offset = 0;
-        continue;
-      }
-      iov[n].iov_base = const_cast<std::byte*>(part.data() + offset);
-      iov[n].iov_len = part.size() - offset;
-      ++n;
-      offset = 0;
-    }
-    return n;
-  }
-  void advance(std::size_t n) noexcept {
-    while (n > 0) {
-      const std::size_t left = parts_[index_].size() - offset_;
-      if (n < left) {
-        offset_ += n;
-        return;
-      }
-      n -= left;
-      ++index_;
-      offset_ = 0;
-    }
-    skip_empty();
-  }
-
- private:
-  void skip_empty() noexcept {
-    while (index_ < parts_.size() && parts_[index_].size() == offset_) {
-      ++index_;
-      offset_ = 0;
-    }
-  }
-  buffer_list parts_;
-  std::size_t index_ = 0;
-  std::size_t offset_ = 0;
-};
 
 constexpr int max_iov = IOV_MAX;
 
@@ -330,6 +255,7 @@ struct listener_state {
   std::string unix_path;  // unix: the socket file, removed on close while it is still ours
   dev_t unix_dev = 0;
   ino_t unix_ino = 0;
+  make_accepted make;  // unix: what an accepted socket becomes (empty: a socket_stream)
 };
 
 using accept_handler = std::function<void(errc, std::unique_ptr<stream>)>;
@@ -366,9 +292,22 @@ void on_acceptable(const std::shared_ptr<listener_state>& s, accept_handler done
   fd_guard guard(fd);
   const bool is_unix = s->is_unix;
   const std::string uri = s->uri;
+  const make_accepted make = s->make;
   lock.unlock();
   std::unique_ptr<stream> accepted;
-  if (is_unix) {
+  if (make) {
+    // A connection whose setup fails is dropped (the peer sees the end of the
+    // stream); the accept goes on waiting for the next one.
+    try {
+      accepted = make(s->io, guard.release());
+    } catch (const std::exception&) {
+      accepted = nullptr;
+    }
+    if (accepted == nullptr) {
+      arm_accept(s, std::move(done));
+      return;
+    }
+  } else if (is_unix) {
     accepted = std::make_unique<socket_stream>(s->io, fd, unix_peer(fd, uri));
   } else {
     const int one = 1;
@@ -432,6 +371,18 @@ bool unix_socket_is_live(const sockaddr_un& a, const std::string& uri) {
 
 }  // namespace
 
+peer_identity unix_peer(int fd, std::string address) {
+  peer_identity p{std::move(address), std::nullopt, std::nullopt};
+  ucred cred{};
+  socklen_t n = sizeof cred;
+  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &n) == 0 && n == sizeof cred) {
+    p.uid = static_cast<std::uint32_t>(cred.uid);
+    p.pid = static_cast<std::uint32_t>(cred.pid);
+  }
+  return p;
+}
+
+
 std::unique_ptr<listener> listen_tcp(asio::io_context& io, const endpoint& where, const listen_options& options) {
   const std::string uri = where.uri();
   addrinfo hints{};
@@ -466,38 +417,38 @@ std::unique_ptr<listener> listen_tcp(asio::io_context& io, const endpoint& where
   fail_errno(errc::io_error, uri + ": bind", last);
 }
 
-std::unique_ptr<listener> listen_unix(asio::io_context& io, const endpoint& where, const listen_options& options) {
-  const std::string uri = where.uri();
-  const sockaddr_un a = unix_address(where);
+std::unique_ptr<listener> listen_unix_path(asio::io_context& io, const std::string& path, const std::string& uri,
+                                           const listen_options& options, make_accepted make) {
+  const sockaddr_un a = unix_address(path, uri);
   fd_guard fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (fd.get() < 0) fail_errno(errc::io_error, uri + ": socket", errno);
   const auto bind_once = [&] { return ::bind(fd.get(), reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0; };
   if (!bind_once()) {
     if (errno != EADDRINUSE) fail_errno(errc::io_error, uri + ": bind", errno);
     struct stat st {};
-    if (::lstat(where.path.c_str(), &st) == 0 && !S_ISSOCK(st.st_mode)) {
-      fail(errc::address_in_use, uri + ": " + where.path + " exists and is not a socket (left as it is)");
+    if (::lstat(path.c_str(), &st) == 0 && !S_ISSOCK(st.st_mode)) {
+      fail(errc::address_in_use, uri + ": " + path + " exists and is not a socket (left as it is)");
     }
     if (unix_socket_is_live(a, uri)) {
-      fail(errc::address_in_use, uri + ": another listener is live on " + where.path);
+      fail(errc::address_in_use, uri + ": another listener is live on " + path);
     }
     // A stale socket file: nobody listens on it any more.
-    if (::unlink(where.path.c_str()) != 0 && errno != ENOENT) {
-      fail_errno(errc::io_error, uri + ": removing the stale socket file " + where.path, errno);
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+      fail_errno(errc::io_error, uri + ": removing the stale socket file " + path, errno);
     }
     if (!bind_once()) {
-      if (errno == EADDRINUSE) fail(errc::address_in_use, uri + ": another listener took " + where.path);
+      if (errno == EADDRINUSE) fail(errc::address_in_use, uri + ": another listener took " + path);
       fail_errno(errc::io_error, uri + ": bind", errno);
     }
   }
   struct stat st {};
-  const bool stat_ok = ::lstat(where.path.c_str(), &st) == 0;
+  const bool stat_ok = ::lstat(path.c_str(), &st) == 0;
   const auto undo = [&](std::string_view what, int err) {
-    if (stat_ok) ::unlink(where.path.c_str());
+    if (stat_ok) ::unlink(path.c_str());
     fail_errno(errc::io_error, uri + ": " + std::string(what), err);
   };
   if (!stat_ok) undo("stat of the new socket file", errno);
-  if (options.unix_mode && ::chmod(where.path.c_str(), static_cast<mode_t>(*options.unix_mode)) != 0) {
+  if (options.unix_mode && ::chmod(path.c_str(), static_cast<mode_t>(*options.unix_mode)) != 0) {
     undo("chmod", errno);
   }
   if (::listen(fd.get(), options.backlog) != 0) undo("listen", errno);
@@ -505,10 +456,15 @@ std::unique_ptr<listener> listen_unix(asio::io_context& io, const endpoint& wher
   fd.release();
   s->is_unix = true;
   s->uri = uri;
-  s->unix_path = where.path;
+  s->unix_path = path;
   s->unix_dev = st.st_dev;
   s->unix_ino = st.st_ino;
+  s->make = std::move(make);
   return std::make_unique<socket_listener>(std::move(s));
+}
+
+std::unique_ptr<listener> listen_unix(asio::io_context& io, const endpoint& where, const listen_options& options) {
+  return listen_unix_path(io, where.path, where.uri(), options, {});
 }
 
 std::unique_ptr<stream> connect_tcp(asio::io_context& io, const endpoint& where, time_point deadline) {
@@ -555,16 +511,15 @@ std::unique_ptr<stream> connect_tcp(asio::io_context& io, const endpoint& where,
   fail_errno(errc::io_error, uri + ": connect", last);
 }
 
-std::unique_ptr<stream> connect_unix(asio::io_context& io, const endpoint& where, time_point deadline) {
-  const std::string uri = where.uri();
-  const sockaddr_un a = unix_address(where);
+int connect_unix_fd(const std::string& path, const std::string& uri, time_point deadline) {
+  const sockaddr_un a = unix_address(path, uri);
   fd_guard fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (fd.get() < 0) fail_errno(errc::io_error, uri + ": socket", errno);
   for (;;) {
     if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0) break;
     const int err = errno;
     if (err == EINTR) continue;
-    if (err == ENOENT) fail(errc::connection_refused, uri + ": no socket file at " + where.path);
+    if (err == ENOENT) fail(errc::connection_refused, uri + ": no socket file at " + path);
     if (err == ECONNREFUSED) fail(errc::connection_refused, uri + ": connection refused (nobody listens there)");
     if (err != EAGAIN) fail_errno(errc::io_error, uri + ": connect", err);
     // The listener's backlog is full: try again until the deadline.
@@ -572,6 +527,12 @@ std::unique_ptr<stream> connect_unix(asio::io_context& io, const endpoint& where
     if (now >= deadline) fail(errc::timed_out, uri + ": connect timed out (the listener's backlog is full)");
     std::this_thread::sleep_for(std::min<clock::duration>(std::chrono::milliseconds(2), deadline - now));
   }
+  return fd.release();
+}
+
+std::unique_ptr<stream> connect_unix(asio::io_context& io, const endpoint& where, time_point deadline) {
+  const std::string uri = where.uri();
+  fd_guard fd(connect_unix_fd(where.path, uri, deadline));
   peer_identity peer = unix_peer(fd.get(), uri);
   auto s = std::make_unique<socket_stream>(io, fd.get(), std::move(peer));
   fd.release();

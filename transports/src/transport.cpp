@@ -11,6 +11,7 @@ std::unique_ptr<listener> listen(boost::asio::io_context& io, const endpoint& wh
   switch (where.scheme) {
     case scheme::unix_socket: return detail::listen_unix(io, where, options);
     case scheme::inproc: return detail::listen_inproc(io, where, options);
+    case scheme::shm: return detail::listen_shm(io, where, options);
     case scheme::tcp: break;
   }
   return detail::listen_tcp(io, where, options);
@@ -21,6 +22,7 @@ std::unique_ptr<stream> connect(boost::asio::io_context& io, const endpoint& whe
   switch (where.scheme) {
     case scheme::unix_socket: return detail::connect_unix(io, where, deadline);
     case scheme::inproc: return detail::connect_inproc(io, where);
+    case scheme::shm: return detail::connect_shm(io, where, deadline);
     case scheme::tcp: break;
   }
   return detail::connect_tcp(io, where, deadline);

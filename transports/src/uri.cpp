@@ -110,12 +110,57 @@ endpoint parse_tcp(std::string_view uri, std::string_view rest) {
   return e;
 }
 
+endpoint parse_shm(std::string_view uri, std::string_view rest) {
+  constexpr std::size_t max_name = 100;
+  const auto query = rest.find('?');
+  const std::string_view name = rest.substr(0, query);
+  if (name.empty()) invalid(uri, "missing name (write shm://name)");
+  for (char c : name) {
+    if (!is_name_char(c)) {
+      invalid(uri, "invalid character in the shm name \"" + quoted(name) + "\" (letters, digits, '.', '_' and '-')");
+    }
+  }
+  if (name == "." || name == "..") invalid(uri, "the shm name cannot be \".\" or \"..\"");
+  if (name.size() > max_name) {
+    invalid(uri, "the shm name is " + std::to_string(name.size()) + " bytes long, at most " +
+                     std::to_string(max_name) + " fit");
+  }
+  endpoint e;
+  e.scheme = scheme::shm;
+  e.path = std::string(name);
+  if (query == std::string_view::npos) return e;
+  const std::string_view option = rest.substr(query + 1);
+  constexpr std::string_view key = "ring_size=";
+  if (option.substr(0, key.size()) != key) {
+    invalid(uri, "unknown option \"" + quoted(option.substr(0, option.find('='))) +
+                     "\" (the one option is ?ring_size=bytes)");
+  }
+  const std::string_view digits = option.substr(key.size());
+  if (digits.empty()) invalid(uri, "missing ring size (write shm://name?ring_size=bytes)");
+  std::size_t value = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') invalid(uri, "ring size \"" + quoted(digits) + "\" is not a number");
+    value = value * 10 + static_cast<std::size_t>(c - '0');
+    if (value > shm_max_ring_size) {
+      invalid(uri, "ring size " + quoted(digits) + " out of range (" + std::to_string(shm_min_ring_size) + ".." +
+                       std::to_string(shm_max_ring_size) + ")");
+    }
+  }
+  if (value < shm_min_ring_size) {
+    invalid(uri, "ring size " + quoted(digits) + " out of range (" + std::to_string(shm_min_ring_size) + ".." +
+                     std::to_string(shm_max_ring_size) + ")");
+  }
+  if ((value & (value - 1)) != 0) invalid(uri, "ring size " + quoted(digits) + " is not a power of two");
+  e.ring_size = value;
+  return e;
+}
+
 }  // namespace
 
 endpoint parse_uri(std::string_view uri) {
   const auto sep = uri.find("://");
   if (sep == std::string_view::npos || sep == 0) {
-    invalid(uri, "missing scheme (write unix:///path, tcp://host:port or inproc://name)");
+    invalid(uri, "missing scheme (write unix:///path, tcp://host:port, inproc://name or shm://name)");
   }
   const std::string_view name = uri.substr(0, sep);
   const std::string_view rest = uri.substr(sep + 3);
@@ -137,13 +182,16 @@ endpoint parse_uri(std::string_view uri) {
     e.path = std::string(rest);
     return e;
   }
-  invalid(uri, "unknown scheme \"" + quoted(name) + "\" (expected unix, tcp or inproc)");
+  if (name == "shm") return parse_shm(uri, rest);
+  invalid(uri, "unknown scheme \"" + quoted(name) + "\" (expected unix, tcp, inproc or shm)");
 }
 
 std::string endpoint::uri() const {
   switch (scheme) {
     case transports::scheme::unix_socket: return "unix://" + path;
     case transports::scheme::inproc: return "inproc://" + path;
+    case transports::scheme::shm:
+      return ring_size == 0 ? "shm://" + path : "shm://" + path + "?ring_size=" + std::to_string(ring_size);
     case transports::scheme::tcp: break;
   }
   std::string s = "tcp://";
@@ -166,7 +214,7 @@ void check_endpoint(const endpoint& where) {
   const std::string text = where.uri();
   const endpoint parsed = parse_uri(text);
   if (parsed.scheme != where.scheme || parsed.host != where.host || parsed.port != where.port ||
-      parsed.path != where.path) {
+      parsed.path != where.path || parsed.ring_size != where.ring_size) {
     fail(errc::invalid_uri, quoted(text) + ": the endpoint does not round-trip through its URI");
   }
 }

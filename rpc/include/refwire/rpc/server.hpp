@@ -77,7 +77,7 @@ class server {
     add(detail::serve_table<I>(impl));
   }
 
-  /// Listens on uri ("unix:///path", "tcp://host:port", "inproc://name") with
+  /// Listens on uri ("unix:///path", "tcp://host:port", "shm://name", "inproc://name") with
   /// the codecs and compressions of options; returns the bound URI (the real
   /// port for "tcp://127.0.0.1:0"). May be called before or after start().
   /// Throws rpc_error (invalid_argument for a malformed URI, unavailable when

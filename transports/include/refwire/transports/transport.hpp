@@ -1,6 +1,7 @@
 #pragma once
 // refwire/transports/transport.hpp: byte streams and listeners over unix
-// sockets, TCP and in-process pipes. Knows nothing of rpc or formats.
+// sockets, TCP, shared memory between processes and in-process pipes. Knows
+// nothing of rpc or formats.
 //
 //   boost::asio::io_context io;                        // the owner's event loop
 //   auto where = refwire::transports::parse_uri("tcp://127.0.0.1:0");
@@ -68,9 +69,20 @@ class transport_error : public std::runtime_error {
   errc code_;
 };
 
-/// The transport a URI names: unix:// (a unix socket file), tcp://, inproc:// (this process).
-///   if (parse_uri(text).scheme == scheme::unix_socket) ...
-enum class scheme : std::uint8_t { unix_socket, tcp, inproc };
+/// The transport a URI names: unix:// (a unix socket file), tcp://, inproc://
+/// (this process), shm:// (shared memory with a process on this machine).
+///   if (parse_uri(text).scheme == scheme::shm) ...
+enum class scheme : std::uint8_t { unix_socket, tcp, inproc, shm };
+
+/// shm: the bytes of each direction's ring when the URI names none (1 MiB).
+///   parse_uri("shm://calc").ring_size == 0  // listen uses shm_default_ring_size
+inline constexpr std::size_t shm_default_ring_size = std::size_t{1} << 20;
+/// shm: the smallest ring size a URI may ask for (4 KiB); sizes are powers of two.
+///   parse_uri("shm://calc?ring_size=4096")  // the smallest
+inline constexpr std::size_t shm_min_ring_size = std::size_t{1} << 12;
+/// shm: the largest ring size a URI may ask for (1 GiB).
+///   parse_uri("shm://calc?ring_size=1073741824")  // the largest
+inline constexpr std::size_t shm_max_ring_size = std::size_t{1} << 30;
 
 /// A parsed endpoint URI.
 ///   endpoint e = parse_uri("tcp://[::1]:7000");  // e.host == "::1", e.port == 7000
@@ -78,13 +90,19 @@ struct endpoint {
   transports::scheme scheme = transports::scheme::tcp;
   std::string host;         ///< tcp: a name or an address (IPv6 without its brackets)
   std::uint16_t port = 0;   ///< tcp: 0 asks listen for any free port
-  std::string path;         ///< unix: the socket file path; inproc: the name
-  /// The URI again: "tcp://127.0.0.1:41234", "tcp://[::1]:80", "unix:///tmp/x.sock", "inproc://name".
+  std::string path;         ///< unix: the socket file path; inproc and shm: the name
+  /// shm: the bytes of each direction's ring ("shm://name?ring_size=4194304"), a
+  /// power of two from shm_min_ring_size to shm_max_ring_size; 0: the default
+  /// (shm_default_ring_size). The listener's value decides; connect ignores it.
+  std::size_t ring_size = 0;
+  /// The URI again: "tcp://127.0.0.1:41234", "tcp://[::1]:80", "unix:///tmp/x.sock", "inproc://name",
+  /// "shm://name", "shm://name?ring_size=65536".
   [[nodiscard]] std::string uri() const;
 };
 
 /// Parses "unix:///path", "tcp://host:port" (IPv4, [IPv6], or a name such as
-/// localhost), "inproc://name". Throws transport_error(errc::invalid_uri) with
+/// localhost), "inproc://name", "shm://name" and "shm://name?ring_size=N" (a
+/// name of letters, digits, '.', '_' and '-', at most 100 bytes). Throws transport_error(errc::invalid_uri) with
 /// a message that quotes the URI and names what is wrong:
 ///   parse_uri("tcp://localhost")  // tcp://localhost: missing port (write tcp://host:port)
 [[nodiscard]] endpoint parse_uri(std::string_view uri);
@@ -92,8 +110,8 @@ struct endpoint {
 /// Who is on the other end of a stream.
 ///   s->peer().address  // "unix:///run/app.sock"; s->peer().uid: the connecting process's uid
 struct peer_identity {
-  std::string address;                 ///< "tcp://127.0.0.1:50412", "unix:///tmp/x.sock", "inproc://name"
-  std::optional<std::uint32_t> uid;    ///< unix sockets (SO_PEERCRED) and inproc (this process)
+  std::string address;                 ///< "tcp://127.0.0.1:50412", "unix:///tmp/x.sock", "inproc://name", "shm://name"
+  std::optional<std::uint32_t> uid;    ///< unix sockets and shm (SO_PEERCRED), inproc (this process)
   std::optional<std::uint32_t> pid;
 };
 
@@ -142,7 +160,8 @@ class stream {
   /// The other end: its address, and for unix sockets and inproc its uid and pid.
   ///   if (s.peer().uid != getuid()) s.close();
   [[nodiscard]] virtual const peer_identity& peer() const noexcept = 0;
-  /// The socket descriptor, for getsockopt and diagnostics; -1 for inproc.
+  /// The socket descriptor, for getsockopt and diagnostics (shm: the setup
+  /// socket, a unix socket); -1 for inproc.
   /// The stream owns it: never read, write or close it.
   ///   int one = 0; socklen_t n = sizeof one; getsockopt(s.native_handle(), IPPROTO_TCP, TCP_NODELAY, &one, &n);
   [[nodiscard]] virtual int native_handle() const noexcept { return -1; }
@@ -182,7 +201,10 @@ class listener {
 
 /// Binds and listens. TCP: SO_REUSEADDR; unix: a socket file nobody listens on
 /// (stale) is replaced, a live one is errc::address_in_use; inproc: the name
-/// must be free in this process. Throws transport_error.
+/// must be free in this process; shm: a unix socket at the rendezvous path
+/// ($XDG_RUNTIME_DIR/refwire/<name>, else /tmp/refwire-<uid>/<name>, the
+/// directory made with mode 0700 and refused if it is not ours or is open to
+/// group or others), stale and live files as for unix. Throws transport_error.
 [[nodiscard]] std::unique_ptr<listener> listen(boost::asio::io_context& io, const endpoint& where,
                                                const listen_options& options = {});
 
