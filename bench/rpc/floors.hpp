@@ -23,11 +23,13 @@
 #include <string_view>
 #include <vector>
 
+#include <refwire/transports/transport.hpp>
+
 namespace rpcbench::floors {
 
 /// The ring size of the shared-memory floors: the shm transport's default
-/// ring. One constant, so that it can be tied to the transport's own default.
-inline constexpr std::size_t shm_ring_size = std::size_t{1} << 20;
+/// ring (refwire::transports::shm_default_ring_size, one MiB per direction).
+inline constexpr std::size_t shm_ring_size = refwire::transports::shm_default_ring_size;
 
 /// Runs the floor server (see above): prints "ready <address>", serves until
 /// standard input reaches end of file. Returns main's exit status.
