@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "frames.hpp"
+#include "write_queue.hpp"
 
 namespace refwire::rpc::detail {
 
@@ -183,7 +184,7 @@ std::string ms_text(std::chrono::nanoseconds d) {
 /// One connection to the server, with what its handshake agreed.
 struct connection {
   std::unique_ptr<transports::stream> stream;
-  deadline_mutex write_mutex;  // a caller waits for it only until its deadline
+  write_queue out;  // the writer role, and the frames queued for its holder (write_queue.hpp)
   frame_reader reader;           // only the thread in the reader role touches it
   rpc::codec codec = rpc::codec::binary;
   refwire::compression compression = refwire::compression::none;
@@ -315,13 +316,12 @@ void break_connection(client_state& st, connection& c, const std::string& reason
   break_locked(st, c, reason, level);
 }
 
-/// Writes frames as one gather write. Returns false, having written nothing,
-/// when another caller's write holds the stream past the deadline.
+/// Sends one frame (its parts, in order): written in one gather write with
+/// the frames other callers queued meanwhile, or queued for the caller that
+/// is writing (write_queue). Returns false, having handed nothing over, when
+/// another caller's write holds the stream past the deadline.
 [[nodiscard]] bool write_parts(connection& c, std::span<const std::span<const std::byte>> parts, time_point deadline) {
-  deadline_guard lock(c.write_mutex, deadline);
-  if (!lock.owns()) return false;
-  c.stream->write_all(parts, deadline);
-  return true;
+  return c.out.send(*c.stream, parts, deadline);
 }
 
 /// Writes one frame: the header, an optional prefix (the deadline) and the
@@ -724,7 +724,8 @@ bool dispatch(client_state& st, connection& c, const frame_view& f, slot& own, d
       h.kind = frame_kind::pong;
       h.request_id = f.header.request_id;
       try {
-        // the reader never waits for a caller's write: a pong is dropped instead
+        // the reader never waits for a caller's write: the pong is queued for
+        // the caller writing, or dropped when the queue is full
         (void)write_frame(c, h, {}, {}, clock::now());
       } catch (const transports::transport_error& e) {
         break_connection(st, c, std::string("answering a ping failed: ") + e.what());
@@ -740,9 +741,13 @@ bool dispatch(client_state& st, connection& c, const frame_view& f, slot& own, d
 }
 
 /// The reader role: reads and dispatches frames until own is done, the
-/// deadline passes or the connection breaks.
+/// deadline passes or the connection breaks. Every whole frame a read brought
+/// is dispatched before the next read, and before the role is given up when
+/// own's reply was among them: the other callers' replies in the buffer are
+/// handed over at once, not left for the next reader to find.
 void read_until(client_state& st, connection& c, slot& own, time_point deadline, decode_fn* decode_own) {
   for (;;) {
+    bool own_done = false;
     for (;;) {
       std::string why;
       auto f = c.reader.next(st.options.max_frame_size, why);
@@ -755,9 +760,12 @@ void read_until(client_state& st, connection& c, slot& own, time_point deadline,
       const bool alive = dispatch(st, c, frame, own, decode_own);
       c.reader.consume(frame);
       if (!alive) return;
-      std::lock_guard lock(st.mutex);
-      if (own.done) return;
+      if (!own_done) {
+        std::lock_guard lock(st.mutex);
+        own_done = own.done;
+      }
     }
+    if (own_done) return;
     std::size_t n = 0;
     try {
       n = c.stream->read_some(c.reader.space(), deadline);
@@ -774,6 +782,18 @@ void read_until(client_state& st, connection& c, slot& own, time_point deadline,
     }
     if (st.pinging) c.last_received.store(clock::now().time_since_epoch().count(), std::memory_order_relaxed);
     c.reader.commit(n);
+  }
+}
+
+/// Wakes the first waiting caller whose reply is not in to take the reader
+/// role (one whose reply is in was woken by the reader already). Call with
+/// st.mutex held, nobody reading.
+void pass_role_locked(connection& c) {
+  for (slot* w : c.waiting) {
+    if (!w->done) {
+      w->cv.notify_one();
+      return;
+    }
   }
 }
 
@@ -808,7 +828,7 @@ bool wait_for_reply(client_state& st, connection& c, slot& s, time_point until, 
       lock.lock();
       c.reading = false;
       c.reader_slot = nullptr;
-      if (!c.waiting.empty()) c.waiting.front()->cv.notify_one();  // the role passes on
+      pass_role_locked(c);
     } else {
       c.waiting.push_back(&s);
       s.cv.wait_until(lock, until);
@@ -816,7 +836,7 @@ bool wait_for_reply(client_state& st, connection& c, slot& s, time_point until, 
     }
     if (!s.done && clock::now() >= until) {
       if (!fail_at_end) {
-        if (!c.reading && !c.waiting.empty()) c.waiting.front()->cv.notify_one();
+        if (!c.reading) pass_role_locked(c);
         return false;
       }
       withdraw_locked(c, s);
@@ -826,7 +846,7 @@ bool wait_for_reply(client_state& st, connection& c, slot& s, time_point until, 
     }
   }
   // Woken to take over reading but done already: pass the role on.
-  if (!c.reading && !c.waiting.empty()) c.waiting.front()->cv.notify_one();
+  if (!c.reading) pass_role_locked(c);
   return true;
 }
 

@@ -65,6 +65,17 @@ class frame_reader {
     return std::span<std::byte>(buf_.data() + end_, buf_.size() - end_);
   }
 
+  /// Whether another whole frame follows f (the frame next() returned) in the
+  /// buffer: its header and payload both read already.
+  [[nodiscard]] bool has_frame_after(const frame_view& f) const noexcept {
+    const std::size_t at = begin_ + header_size + f.header.length;
+    if (end_ - at < header_size) return false;
+    std::uint32_t length = 0;
+    for (int i = 3; i >= 0; --i)
+      length = (length << 8) | static_cast<std::uint8_t>(buf_[at + 4 + static_cast<std::size_t>(i)]);
+    return end_ - at - header_size >= length;
+  }
+
   void commit(std::size_t n) noexcept { end_ += n; }
   /// The length field of the header being read (at least a header is buffered).
   [[nodiscard]] std::uint32_t length() const noexcept {

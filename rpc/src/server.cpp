@@ -3,8 +3,11 @@
 // whole frame it has and, with handler_threads == 0, runs each request's
 // handler right there and writes the reply; with a handler pool it queues the
 // request for a pool thread, which runs the handler and writes the reply
-// itself (one gather write per frame; what the socket does not take now waits
-// in the connection's backlog and goes out when it is writable).
+// itself. Writes coalesce: the replies to a batch of requests that one read
+// brought go out together after the last of them (inline handlers), and a
+// reply finished while another thread writes is queued for that thread to
+// send with its own (a pool). What the socket does not take now waits in the
+// connection's backlog and goes out when it is writable.
 //
 // A call is a call_job from the moment its request is parsed until it is
 // answered: tracked by its connection (the in-flight list, and by request id
@@ -46,6 +49,13 @@ using steady = std::chrono::steady_clock;
 
 /// While a connection's unsent replies exceed this, it stops reading requests.
 constexpr std::size_t backlog_pause_bytes = 8u << 20;
+/// A reply up to this size, finished while its batch goes on (or while
+/// another thread writes), is copied into the queue; a larger one is written
+/// at once, with what is queued ahead of it, from its own buffer.
+constexpr std::size_t queue_copy_max = 4096;
+/// The replies of a batch are written when they reach this many bytes, if
+/// the batch is not over by then.
+constexpr std::size_t queue_flush_bytes = 64u << 10;
 /// A recycled call keeps an argument buffer up to this size (a larger one is freed).
 constexpr std::size_t job_keep_bytes = 256u << 10;
 /// The argument buffer a job made at start() has already.
@@ -299,6 +309,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   std::mutex calls_mutex;
   call_job* in_flight_head = nullptr;
   std::uint32_t in_flight = 0;
+  std::uint32_t replying = 0;  // answers untracked whose frame is not written or queued yet
   /// Calls cancelled while queued and not yet taken off the pool's queue: they
   /// still count against max_calls_in_flight (else request + cancel, repeated,
   /// would grow the queue without bound).
@@ -307,10 +318,17 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   std::uint32_t by_id_count = 0;
   call_job inline_job;     // handler_threads == 0: the call the IO thread runs
 
+  // The writing side. One thread at a time holds the writer role (`writing`)
+  // and calls try_write outside write_mutex; frames sent meanwhile are queued
+  // in `back` and written by it before it gives the role up. Unsent bytes
+  // are front (from front_sent), then back.
   std::mutex write_mutex;
-  std::vector<std::byte> backlog;  // bytes the socket did not take yet
-  std::size_t backlog_sent = 0;
-  std::atomic<std::size_t> backlog_left{0};  // backlog.size() - backlog_sent, for a look without the lock
+  std::vector<std::byte> front;  // being written, or waiting for the socket: only the writer touches it
+  std::size_t front_sent = 0;
+  std::vector<std::byte> back;  // frames queued behind front (under write_mutex)
+  std::atomic<std::size_t> backlog_left{0};  // unsent(), for a look without the lock
+  bool writing = false;  // a thread holds the writer role
+  bool corked = false;   // inline handlers: the IO thread's batch goes on; its replies queue in back
   bool waiting_writable = false;
   bool paused = false;  // not reading until the backlog drains
   bool close_after_flush = false;
@@ -416,11 +434,14 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     close_now([] { return std::string("the connection failed"); });
   }
 
+  /// Bytes not yet written (front and back). Under write_mutex.
+  [[nodiscard]] std::size_t unsent() const noexcept { return front.size() - front_sent + back.size(); }
+
   /// Closes after the backlog has gone out. Call with busy held.
   template <class Why>
   void close_gracefully(Why&& why) {
     std::unique_lock lock(write_mutex);
-    if (backlog.size() == backlog_sent) {
+    if (unsent() == 0 && !writing) {
       lock.unlock();
       close_now(why);
     } else {
@@ -482,7 +503,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     {
       std::lock_guard w(write_mutex);
       if (paused) return;
-      if (backlog.size() - backlog_sent > backlog_pause_bytes) {
+      if (unsent() > backlog_pause_bytes) {
         paused = true;
         return;
       }
@@ -496,16 +517,26 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     bool idle = false;
     {
       std::lock_guard c(calls_mutex);
-      idle = in_flight == 0;
+      idle = in_flight == 0 && replying == 0;
     }
     if (idle) close_gracefully([] { return std::string("the server stopped"); });
   }
 
+  /// Handles every whole frame read (under busy). With inline handlers,
+  /// while another whole frame follows the one being handled the connection
+  /// is corked: the replies queue, and go out in one write with the reply to
+  /// the last request of the batch (or once queue_flush_bytes are queued).
   void handle_frames() {
+    bool corked_here = false;
+    handle_batch(corked_here);
+    if (corked_here) uncork();
+  }
+
+  void handle_batch(bool& corked_here) {
     while (!closed && !close_after_flush) {
       if (backlog_left.load(std::memory_order_relaxed) > backlog_pause_bytes) {
         std::lock_guard w(write_mutex);
-        if (backlog.size() - backlog_sent > backlog_pause_bytes) {
+        if (unsent() > backlog_pause_bytes) {
           paused = true;  // the rest of the buffer waits until the peer reads its replies
           return;
         }
@@ -525,8 +556,28 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       }
       if (!f) return;
       const frame_view frame = *f;
+      if (!server.pooled()) {
+        const bool more = reader.has_frame_after(frame);
+        if (more != corked_here) {
+          std::lock_guard w(write_mutex);
+          corked = corked_here = more;
+        }
+      }
       handle(frame);
       reader.consume(frame);
+    }
+  }
+
+  /// The batch is over: what its replies left queued goes out now (under busy).
+  void uncork() {
+    std::unique_lock lock(write_mutex);
+    corked = false;
+    if (writing || waiting_writable || back.empty()) return;
+    writing = true;
+    if (!write_queued_locked(lock)) return;
+    if (close_after_flush && unsent() == 0) {
+      lock.unlock();
+      close_now([this] { return closing_reason.empty() ? std::string("closed") : closing_reason; });
     }
   }
 
@@ -653,6 +704,13 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       }
     }
     if (server.pooled()) by_id.assign(64, nullptr);
+    {
+      // Room for a few queued replies before the first one is queued (the
+      // queue then keeps its capacity: no allocation per call).
+      std::lock_guard w(write_mutex);
+      front.reserve(queue_copy_max);
+      back.reserve(queue_copy_max);
+    }
     buffers.control.clear();
     encode(r, buffers.control);
     ready = true;
@@ -872,9 +930,19 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     {
       std::lock_guard c(calls_mutex);
       if (j.answered) return;
-      untrack(j);  // before the reply goes: the client may reuse the id as soon as it has it
+      // Untracked before the reply goes: the client may reuse the id, and
+      // make its next call, as soon as it has the reply. But `replying` keeps
+      // the connection open until the reply is written or queued: a drain
+      // check (stop(), on another thread) or the idle timeout that saw no
+      // call in flight would close it, and the reply would be lost.
+      untrack(j);
+      ++replying;
     }
     if (!j.one_way) send(kind, j.id, j.method_id, flags, payload, codec_id);
+    {
+      std::lock_guard c(calls_mutex);
+      --replying;
+    }
     if (server.need_clock)
       report(server.methods[static_cast<std::size_t>(j.method)], code, j.read_at, j.request_bytes,
              j.one_way ? 0 : payload.size());
@@ -1073,11 +1141,11 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     bool active = false;
     {
       std::lock_guard c(calls_mutex);
-      active = in_flight > 0;
+      active = in_flight > 0 || replying > 0;
     }
     {
       std::lock_guard w(write_mutex);
-      active = active || backlog.size() != backlog_sent;
+      active = active || unsent() != 0 || writing;
     }
     if (active) {
       arm_idle(now + idle);
@@ -1112,13 +1180,13 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     std::lock_guard lock(busy);
     std::unique_lock w(write_mutex);
     write_timer_armed = false;
-    if (ec || closed || backlog.size() == backlog_sent) return;
+    if (ec || closed || unsent() == 0) return;
     const auto limit = server.options.write_timeout;
     if (steady::now() - last_progress < limit) {
       arm_write_timer(last_progress + limit);
       return;
     }
-    const std::size_t left = backlog.size() - backlog_sent;
+    const std::size_t left = unsent();
     w.unlock();
     if (server.logs(log_level::warning)) {
       server.log(log_level::warning, "server: connection from " + peer_text + ": write_timeout (" + ms_text(limit) +
@@ -1130,7 +1198,9 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
 
   // ------------------------------------------------------------------ writing
 
-  /// Writes one frame now, or queues what the socket does not take. Any thread.
+  /// Writes one frame now, or queues it: behind what waits for the socket,
+  /// for the thread that holds the writer role, or until the end of a
+  /// corked batch. Any thread.
   void send(frame_kind kind, std::uint32_t id, std::uint32_t method, std::uint8_t flags,
             std::span<const std::byte> payload, std::uint8_t codec_id = 0) {
     frame_header h;
@@ -1147,42 +1217,118 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     // An error about the connection (request id 0) is the last frame it
     // sends: a pool thread's reply finishing meanwhile is dropped.
     if (kind == frame_kind::error && id == 0) sealed = true;
+    const std::size_t size = header_size + payload.size();
+    const bool small = size <= queue_copy_max && back.size() + size <= queue_flush_bytes;
+    if (writing || waiting_writable || (corked && small)) {
+      back.insert(back.end(), head.begin(), head.end());
+      back.insert(back.end(), payload.begin(), payload.end());
+      backlog_left.store(unsent(), std::memory_order_relaxed);
+      return;
+    }
+    // This thread writes: what is queued (a corked batch's replies) first,
+    // then this frame from its own buffer, in one gather write.
+    writing = true;
+    front.swap(back);  // front was empty: nothing waits for the socket
+    const std::span<const std::byte> parts[] = {front, head, payload};
+    const std::size_t first = front.empty() ? 1 : 0;
+    const std::size_t count = payload.empty() ? 2 - first : 3 - first;
+    lock.unlock();
     std::size_t written = 0;
-    if (backlog.size() == backlog_sent) {
-      const std::span<const std::byte> parts[] = {head, payload};
-      try {
-        written = stream->try_write(std::span<const std::span<const std::byte>>(parts, payload.empty() ? 1 : 2));
-      } catch (const transports::transport_error& e) {
-        lock.unlock();
-        if (server.logs(log_level::error)) {
-          server.log(log_level::error, "server: connection from " + peer_text + ": a " +
-                                           std::string(to_string(kind)) + " frame for request id " +
-                                           std::to_string(id) + " could not be sent: " + e.what());
-        }
-        fail_outside_busy([&] { return std::string("a write failed: ") + e.what(); });
-        return;
-      }
-      if (written == header_size + payload.size()) return;
-      backlog.clear();
-      backlog_sent = 0;
-      if (server.options.write_timeout.count() > 0) {
-        last_progress = steady::now();
-        if (!write_timer_armed) arm_write_timer(last_progress + server.options.write_timeout);
-      }
+    try {
+      written = stream->try_write(std::span<const std::span<const std::byte>>(parts + first, count));
+    } catch (const transports::transport_error& e) {
+      write_failed(lock, std::string("a ") + std::string(to_string(kind)) + " frame for request id " +
+                             std::to_string(id) + " could not be sent: ",
+                   e);
+      return;
     }
-    // Queue the rest of this frame.
-    if (written < header_size) {
-      backlog.insert(backlog.end(), head.begin() + static_cast<std::ptrdiff_t>(written), head.end());
-      backlog.insert(backlog.end(), payload.begin(), payload.end());
+    lock.lock();
+    // What the socket did not take stays in front: the rest of the queued
+    // frames, then a copy of the rest of this one.
+    const std::size_t queued = front.size();
+    if (written < queued) {
+      front_sent = written;
+      front.insert(front.end(), head.begin(), head.end());
+      front.insert(front.end(), payload.begin(), payload.end());
     } else {
-      backlog.insert(backlog.end(), payload.begin() + static_cast<std::ptrdiff_t>(written - header_size),
-                     payload.end());
+      front.clear();
+      front_sent = 0;
+      const std::size_t own = written - queued;
+      if (own < header_size) {
+        front.insert(front.end(), head.begin() + static_cast<std::ptrdiff_t>(own), head.end());
+        front.insert(front.end(), payload.begin(), payload.end());
+      } else {
+        front.insert(front.end(), payload.begin() + static_cast<std::ptrdiff_t>(own - header_size), payload.end());
+      }
     }
-    backlog_left.store(backlog.size() - backlog_sent, std::memory_order_relaxed);
-    if (!waiting_writable) {
-      waiting_writable = true;
-      wait_writable();
+    if (!write_queued_locked(lock)) return;
+    if (close_after_flush && unsent() == 0) close_later();
+  }
+
+  /// The writer role's loop (write_mutex held as `lock`, the role taken):
+  /// writes front, then what was queued in back meanwhile, until nothing is
+  /// left or the socket is full (then it waits to be writable, and the write
+  /// timer runs); gives the role up. False when a write failed (the
+  /// connection is then closing; lock is released).
+  bool write_queued_locked(std::unique_lock<std::mutex>& lock) {
+    for (;;) {
+      if (front_sent == front.size()) {
+        front.clear();
+        front_sent = 0;
+        if (back.empty()) break;
+        front.swap(back);
+      }
+      const std::span<const std::byte> parts[] = {std::span<const std::byte>(front).subspan(front_sent)};
+      lock.unlock();
+      std::size_t n = 0;
+      try {
+        n = stream->try_write(parts);
+      } catch (const transports::transport_error& e) {
+        write_failed(lock, "replies could not be sent: ", e);
+        return false;
+      }
+      lock.lock();
+      front_sent += n;
+      if (front_sent < front.size()) {  // the socket is full: the rest waits until it is writable
+        if (server.options.write_timeout.count() > 0) {
+          if (n > 0 || !write_timer_armed) last_progress = steady::now();
+          if (!write_timer_armed) arm_write_timer(last_progress + server.options.write_timeout);
+        }
+        waiting_writable = true;
+        wait_writable();
+        break;
+      }
     }
+    writing = false;
+    backlog_left.store(unsent(), std::memory_order_relaxed);
+    return true;
+  }
+
+  /// A write failed (the writer role held, write_mutex not): logs, gives
+  /// the role up, drops what is queued and closes.
+  void write_failed(std::unique_lock<std::mutex>& lock, const std::string& what, const transports::transport_error& e) {
+    lock.lock();
+    writing = false;
+    front.clear();
+    front_sent = 0;
+    back.clear();
+    backlog_left.store(0, std::memory_order_relaxed);
+    lock.unlock();
+    if (server.logs(log_level::error)) server.log(log_level::error, "server: connection from " + peer_text + ": " + what + e.what());
+    fail_outside_busy([&] { return std::string("a write failed: ") + e.what(); });
+  }
+
+  /// close_gracefully's close, once its backlog has gone out on a thread
+  /// that may not take busy (a pool thread): done on an IO thread.
+  void close_later() {
+    outstanding.fetch_add(1);
+    boost::asio::post(server.io, [this] {
+      {
+        std::lock_guard lock(busy);
+        close_now([this] { return closing_reason.empty() ? std::string("closed") : closing_reason; });
+      }
+      release();
+    });
   }
 
   void flush(transports::errc e) {
@@ -1196,30 +1342,9 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
         fail_outside_busy([] { return std::string("the connection failed while replies waited to be written"); });
         return;
       }
-      const std::span<const std::byte> parts[] = {std::span<const std::byte>(backlog).subspan(backlog_sent)};
-      std::size_t n = 0;
-      try {
-        n = stream->try_write(parts);
-      } catch (const transports::transport_error& err) {
-        lock.unlock();
-        if (server.logs(log_level::error)) {
-          server.log(log_level::error,
-                     "server: connection from " + peer_text + ": replies could not be sent: " + err.what());
-        }
-        fail_outside_busy([&] { return std::string("a write failed: ") + err.what(); });
-        return;
-      }
-      backlog_sent += n;
-      if (n > 0 && server.options.write_timeout.count() > 0) last_progress = steady::now();
-      if (backlog_sent < backlog.size()) {
-        backlog_left.store(backlog.size() - backlog_sent, std::memory_order_relaxed);
-        waiting_writable = true;
-        wait_writable();
-        return;
-      }
-      backlog.clear();
-      backlog_sent = 0;
-      backlog_left.store(0, std::memory_order_relaxed);
+      writing = true;  // nobody holds the role while the backlog waits for the socket
+      if (!write_queued_locked(lock)) return;
+      if (waiting_writable) return;
       if (close_after_flush) {
         done = true;
       } else if (paused) {
