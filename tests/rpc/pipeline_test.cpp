@@ -229,7 +229,7 @@ TEST(write_queue, a_failed_write_drops_what_was_queued_and_frees_the_role) {
 
 class pipeline : public testing::TestWithParam<transport> {};
 INSTANTIATE_TEST_SUITE_P(every_transport, pipeline,
-                         testing::Values(transport::inproc, transport::unix_socket, transport::tcp),
+                         testing::Values(transport::inproc, transport::unix_socket, transport::tcp, transport::shm),
                          [](const testing::TestParamInfo<transport>& p) { return rpctest::to_string(p.param); });
 
 /// A response frame (header and payload) to a request, answered as the calculator would.
