@@ -658,9 +658,15 @@ latency_row run_row(run_state& st, transport_run& tr, const row_spec& spec, cons
   return row;
 }
 
-// Calls per second of `threads` threads running one_call(thread index) for
-// about `seconds`; calls finished after the stop signal are not counted.
-double calls_per_second(int threads, const std::function<void(int)>& one_call, double seconds) {
+// What one caller thread runs: made on that thread (a Cap'n Proto client must
+// be connected, used and destroyed on one thread), called until the stop.
+using thread_call = std::function<void()>;
+
+// Calls per second of `threads` threads, each running the call setup(thread
+// index) made for it on that thread, for about `seconds`; the clock starts once
+// every thread is set up, and calls finished after the stop signal are not counted.
+double calls_per_second(int threads, const std::function<thread_call(int)>& setup, double seconds) {
+  std::atomic<int> ready{0};
   std::atomic<bool> go{false};
   std::atomic<bool> stop{false};
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(threads), 0);
@@ -669,18 +675,24 @@ double calls_per_second(int threads, const std::function<void(int)>& one_call, d
   for (int i = 0; i < threads; ++i) {
     pool.emplace_back([&, i] {
       const auto k = static_cast<std::size_t>(i);
+      bool counted_ready = false;
       try {
-        while (!go.load()) std::this_thread::yield();
+        const thread_call call = setup(i);
+        ++ready;
+        counted_ready = true;
+        while (!go.load() && !stop.load()) std::this_thread::yield();
         while (!stop.load()) {
-          one_call(i);
+          call();
           if (!stop.load()) ++counts[k];
         }
       } catch (...) {
         errors[k] = std::current_exception();
         stop = true;
+        if (!counted_ready) ++ready;
       }
     });
   }
+  while (ready.load() < threads) std::this_thread::yield();
   const auto start = clock_type::now();
   go = true;
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
@@ -714,12 +726,14 @@ void run_rates(run_state& st, transport_run& tr) {
     if (tr.refwire_server) {
       std::vector<std::unique_ptr<service_client>> cs;
       for (int i = 0; i < clients; ++i) cs.push_back(std::make_unique<service_client>(tr.refwire_server->address()));
-      auto one = [&](int i) {
-        const int a = i * 1000 + 1;
-        if (cs[static_cast<std::size_t>(i % clients)]->call<&bench_service::add>(a, 7) != a + 7)
-          throw wrong_answer("refwire " + rate_key(tr.name, threads, clients) + ": add(a, 7) is not a + 7");
+      auto setup = [&](int i) -> thread_call {
+        return [&, i] {
+          const int a = i * 1000 + 1;
+          if (cs[static_cast<std::size_t>(i % clients)]->call<&bench_service::add>(a, 7) != a + 7)
+            throw wrong_answer("refwire " + rate_key(tr.name, threads, clients) + ": add(a, 7) is not a + 7");
+        };
       };
-      row.refwire = median_rate(st.time, [&](double s) { return calls_per_second(threads, one, s); });
+      row.refwire = median_rate(st.time, [&](double s) { return calls_per_second(threads, setup, s); });
     }
     for (const rpcbench::peer* p : st.peers) {
       const std::string name(p->name);
@@ -735,17 +749,24 @@ void run_rates(run_state& st, transport_run& tr) {
           return static_cast<double>(n) / seconds_since(start);
         });
       } else {
-        // A client that cannot be shared gets one connection per thread.
-        const int n = p->shared_client ? clients : threads;
-        if (n != clients) row.note = name + ": one client per thread";
-        std::vector<std::unique_ptr<rpcbench::peer_client>> cs;
-        for (int i = 0; i < n; ++i) cs.push_back(p->connect(address));
-        auto one = [&](int i) {
-          const int a = i * 1000 + 1;
-          if (cs[static_cast<std::size_t>(i % n)]->add(a, 7) != a + 7)
-            throw wrong_answer(name + " " + rate_key(tr.name, threads, clients) + ": add(a, 7) is not a + 7");
+        // A client that can be shared: `clients` connections made here. One
+        // that cannot (Cap'n Proto's belongs to its thread's event loop): one
+        // connection per thread, made, used and destroyed on that thread.
+        const bool shared = p->shared_client;
+        if (!shared && threads != clients) row.note = name + ": one client per thread";
+        std::vector<std::shared_ptr<rpcbench::peer_client>> cs;
+        if (shared)
+          for (int i = 0; i < clients; ++i) cs.push_back(p->connect(address));
+        auto setup = [&](int i) -> thread_call {
+          std::shared_ptr<rpcbench::peer_client> c =
+              shared ? cs[static_cast<std::size_t>(i % clients)] : std::shared_ptr<rpcbench::peer_client>(p->connect(address));
+          return [&, c, i] {
+            const int a = i * 1000 + 1;
+            if (c->add(a, 7) != a + 7)
+              throw wrong_answer(name + " " + rate_key(tr.name, threads, clients) + ": add(a, 7) is not a + 7");
+          };
         };
-        r = median_rate(st.time, [&](double s) { return calls_per_second(threads, one, s); });
+        r = median_rate(st.time, [&](double s) { return calls_per_second(threads, setup, s); });
       }
       (name == "grpc" ? row.grpc : row.capnp) = r;
     }
