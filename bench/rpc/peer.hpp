@@ -24,18 +24,9 @@
 
 namespace rpcbench {
 
-/// One connection to a peer's server. Calls throw std::runtime_error on failure.
-class peer_client {
- public:
-  virtual ~peer_client() = default;
-  virtual int add(int a, int b) = 0;
-  virtual void ping() = 0;
-  virtual std::string echo(const std::string& s) = 0;
-  virtual std::vector<item> range(int n) = 0;
-  virtual int cx(const order& in, summary& out) = 0;
-  virtual void put(const bytes& b) = 0;
-  virtual bytes echo_bytes(const bytes& b) = 0;
-};
+/// One connection to a peer's server: the calls of bench_service, made through
+/// the peer's own stubs. Calls throw std::runtime_error on failure.
+using peer_client = bench_service;
 
 struct peer {
   std::string_view name;  ///< "grpc", "capnp": the column and the --serve= value

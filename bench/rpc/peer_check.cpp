@@ -37,46 +37,6 @@ extern char** environ;
 
 namespace rpcbench {
 
-#ifndef RPC_PEER_CHECK_WITH_SHAPES
-// The driver's shapes.cpp is not part of this build: local definitions of the
-// same contract (shapes.hpp), used by both the client and the server here.
-std::vector<item> make_range(int n) {
-  std::vector<item> out;
-  out.reserve(static_cast<std::size_t>(std::max(n, 0)));
-  for (int i = 0; i < n; ++i) {
-    char name[32];
-    std::snprintf(name, sizeof name, "item-%03d", i % 1000);
-    out.push_back(item{i, std::string(name) + std::string(static_cast<std::size_t>(i % 9), 'x'), i * 1.25});
-  }
-  return out;
-}
-
-order make_order() {
-  order o;
-  o.id = refwire::uuid::from_string("123e4567-e89b-12d3-a456-426614174000");
-  o.at = refwire::timestamp(std::chrono::nanoseconds(1'700'000'000'123'456'789));
-  o.customer = "ACME Corporation";
-  for (std::uint32_t i = 0; i < 10; ++i) {
-    o.lines.push_back(line{"SKU-" + std::to_string(10000 + i), i + 1, 9.99 + i});
-  }
-  o.note = "leave at the door";
-  return o;
-}
-
-summary summarize(const order& in) {
-  summary s;
-  for (const line& l : in.lines) s.total += l.qty * l.price;
-  s.count = static_cast<std::uint32_t>(in.lines.size());
-  s.status = in.lines.empty() ? "empty" : "ok";
-  return s;
-}
-
-bytes make_bytes(std::size_t n) {
-  bytes b(n);
-  for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::byte>((i * 31 + 7) & 0xff);
-  return b;
-}
-#endif
 
 namespace {
 

@@ -66,10 +66,6 @@ endif()
 
 # rpc_peer_check: every shape against both peers over unix and tcp, from a
 # server process started as bench_rpc starts it (see peer_check.cpp).
-add_executable(rpc_peer_check ${_rpc_src}/peer_check.cpp)
-if(EXISTS ${_rpc_src}/shapes.cpp)
-  target_sources(rpc_peer_check PRIVATE ${_rpc_src}/shapes.cpp)
-  target_compile_definitions(rpc_peer_check PRIVATE RPC_PEER_CHECK_WITH_SHAPES=1)
-endif()
+add_executable(rpc_peer_check ${_rpc_src}/peer_check.cpp ${_rpc_src}/shapes.cpp)
 target_link_libraries(rpc_peer_check PRIVATE refwire_bench_rpc_peers)
 refwire_target_defaults(rpc_peer_check)
