@@ -1103,6 +1103,11 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
         untrack(*j);
         j = next;
       }
+      // Until the errors below are sent, `replying` keeps the connection
+      // open: the cancelled handler's pool thread returns at once and checks
+      // whether the connection is drained (no call in flight), and would
+      // close it before these replies go out.
+      replying += static_cast<std::uint32_t>(calls.size());
     }
     const std::string why = "the server stopped before the call completed (drain_timeout " +
                             ms_text(server.options.drain_timeout) + ")";
@@ -1116,6 +1121,10 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
         sent = payload.size();
       }
       if (server.need_clock) report(m, status_code::unavailable, o.read_at, o.request_bytes, sent);
+    }
+    {
+      std::lock_guard c(calls_mutex);
+      replying -= static_cast<std::uint32_t>(calls.size());
     }
     fail_outside_busy([&] { return why; });
     return calls.size();
