@@ -24,6 +24,9 @@ namespace refwire::transports::detail {
 /// poll()'s timeout for a deadline: -1 for no_deadline, 0 once it has passed, else the
 /// milliseconds left rounded up.
 [[nodiscard]] int poll_timeout_ms(time_point deadline) noexcept;
+/// Waits until fd has one of events (POLLIN, POLLOUT) or the deadline passes
+/// (false); retries on EINTR, throws io_error when poll fails.
+[[nodiscard]] bool wait_fd(int fd, short events, time_point deadline);
 /// Throws invalid_uri when an endpoint built by hand is not one parse_uri would return.
 void check_endpoint(const endpoint& where);
 

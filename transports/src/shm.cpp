@@ -106,20 +106,6 @@ bool several_cpus() {
   return several;
 }
 
-/// Waits until fd is readable (or hung up) or the deadline passes (false).
-bool wait_readable(int fd, time_point deadline) {
-  for (;;) {
-    pollfd p{fd, POLLIN, 0};
-    const int r = ::poll(&p, 1, poll_timeout_ms(deadline));
-    if (r > 0) return true;
-    if (r == 0) {
-      if (clock::now() >= deadline) return false;
-      continue;
-    }
-    if (errno != EINTR) fail_errno(errc::io_error, "poll", errno);
-  }
-}
-
 /// One wake-up byte; never blocks, never raises SIGPIPE. A full socket already
 /// holds a wake-up; a peer gone is seen by the sleeper's end of stream.
 void send_wake(int fd) noexcept {
@@ -292,7 +278,7 @@ class core : public std::enable_shared_from_this<core> {
       const setup_state s = setup_now();
       if (s == setup_state::ready) return true;
       if (s == setup_state::ended) return false;
-      if (!wait_readable(data_fd_, deadline)) fail(errc::timed_out, peer_.address + ": " + std::string(what) + " timed out");
+      if (!wait_fd(data_fd_, POLLIN, deadline)) fail(errc::timed_out, peer_.address + ": " + std::string(what) + " timed out");
     }
   }
 

@@ -34,9 +34,6 @@
 #include <utility>
 
 namespace refwire::transports::detail {
-namespace {
-
-namespace asio = boost::asio;
 
 /// Waits until fd has one of events or the deadline passes (false).
 bool wait_fd(int fd, short events, time_point deadline) {
@@ -51,6 +48,11 @@ bool wait_fd(int fd, short events, time_point deadline) {
     if (errno != EINTR) fail_errno(errc::io_error, "poll", errno);
   }
 }
+
+namespace {
+
+namespace asio = boost::asio;
+
 
 std::string format_address(const sockaddr_storage& a) {
   char text[INET6_ADDRSTRLEN] = {};
