@@ -120,9 +120,19 @@ struct slot {
 /// in steady state).
 struct thread_buffers {
   std::vector<std::byte> request;
+  gather_list gather;  // the request's large blobs, left in the caller's arguments
   std::vector<std::byte> compressed;
   std::vector<std::byte> reply;
   std::vector<std::byte> inflated;
+  std::vector<std::byte> rest;  // a streamed reply's bytes after its first large blob
+};
+
+/// A request's arguments as they go on the wire: `bytes`, with the blobs of
+/// `gather` (when set) at their places between them.
+struct outgoing {
+  std::span<const std::byte> bytes;
+  const gather_list* gather = nullptr;
+  [[nodiscard]] std::size_t size() const noexcept { return bytes.size() + (gather != nullptr ? gather->bytes : 0); }
 };
 
 thread_buffers& buffers() {
@@ -206,6 +216,9 @@ struct connection {
   std::uint32_t max_in_flight = 1;  // client_options::max_calls_in_flight, clamped to the table
   bool reading = false;
   slot* reader_slot = nullptr;  // the slot of the thread in the reader role
+  /// The request id of a large reply that could not be decoded as it arrived
+  /// (read whole instead). Only the reader touches it.
+  std::uint32_t no_stream_id = 0;
   bool broken = false;
   std::vector<slot*> waiting;  // callers blocked until a reply or the reader role is theirs
 };
@@ -325,16 +338,28 @@ void break_connection(client_state& st, connection& c, const std::string& reason
 }
 
 /// Writes one frame: the header, an optional prefix (the deadline) and the
-/// payload, in one gather write, copying neither.
+/// payload (its bytes and, between them, the large blobs it left in the
+/// caller's arguments), in one gather write, copying none of them.
 [[nodiscard]] bool write_frame(connection& c, const frame_header& h, std::span<const std::byte> prefix,
-                               std::span<const std::byte> payload, time_point deadline) {
+                               const outgoing& payload, time_point deadline) {
   std::array<std::byte, header_size> head{};
   write_header(h, head);
-  std::span<const std::byte> parts[3] = {head, {}, {}};
+  std::array<std::span<const std::byte>, write_queue::max_parts> parts{};
+  static_assert(write_queue::max_parts >= 3 + 2 * gather_list::max_blobs);
+  parts[0] = head;
   std::size_t n = 1;
   if (!prefix.empty()) parts[n++] = prefix;
-  if (!payload.empty()) parts[n++] = payload;
-  return write_parts(c, std::span<const std::span<const std::byte>>(parts, n), deadline);
+  std::size_t from = 0;
+  if (payload.gather != nullptr) {
+    for (std::size_t k = 0; k < payload.gather->count; ++k) {
+      const gather_list::blob& b = payload.gather->blobs[k];
+      if (b.at > from) parts[n++] = payload.bytes.subspan(from, b.at - from);
+      parts[n++] = std::span<const std::byte>(b.data, b.size);
+      from = b.at;
+    }
+  }
+  if (payload.bytes.size() > from) parts[n++] = payload.bytes.subspan(from);
+  return write_parts(c, std::span<const std::span<const std::byte>>(parts.data(), n), deadline);
 }
 
 /// Reads one whole frame during the handshake (no other caller exists yet).
@@ -377,7 +402,8 @@ std::shared_ptr<connection> connect_unlogged(client_state& st, time_point call_d
     frame_header head;
     head.kind = frame_kind::handshake;
     head.length = static_cast<std::uint32_t>(payload.size());
-    if (!write_frame(*c, head, {}, payload, deadline)) fail(status_code::deadline_exceeded, "handshake: no time left");
+    if (!write_frame(*c, head, {}, outgoing{payload}, deadline))
+      fail(status_code::deadline_exceeded, "handshake: no time left");
     const frame_view f = read_frame_blocking(*c, st.options.max_frame_size, deadline);
     std::string why;
     if (f.header.kind == frame_kind::error) {
@@ -516,16 +542,20 @@ void check_method(const client_state& st, const connection& c, std::size_t metho
 /// Encodes the request into the calling thread's buffers; returns the
 /// arguments as they go on the wire (compressed or not) and sets flags.
 /// `prefix`: the bytes that precede them in the frame (the deadline).
-std::span<const std::byte> encode_request(const client_state& st, const connection& c, std::size_t method,
-                                          encode_fn encode, std::size_t prefix, std::uint8_t& flags) {
+/// Without compression, large blobs of the arguments are not copied: they
+/// stay in the caller's memory (listed in the thread's gather list) until
+/// the frame is written, before the call returns.
+outgoing encode_request(const client_state& st, const connection& c, std::size_t method, encode_fn encode,
+                        std::size_t prefix, std::uint8_t& flags) {
   thread_buffers& b = buffers();
-  encode(c.codec, b.request);
-  std::span<const std::byte> payload = b.request;
+  const bool compressing = c.compression == refwire::compression::lz4;
+  encode(c.codec, b.request, compressing ? nullptr : &b.gather);
+  outgoing payload{b.request, compressing ? nullptr : &b.gather};
   flags = 0;
-  if (c.compression == refwire::compression::lz4 && payload.size() >= c.threshold) {
+  if (compressing && payload.size() >= c.threshold) {
     b.compressed.clear();
-    refwire::compress(payload, b.compressed, {.compression_threshold = 0});
-    payload = b.compressed;
+    refwire::compress(payload.bytes, b.compressed, {.compression_threshold = 0});
+    payload.bytes = b.compressed;
     flags = flag_compressed;
   }
   if (payload.size() + prefix > c.send_limit) {
@@ -579,7 +609,7 @@ bool issued_locked(const connection& c, std::uint32_t id) {
 /// Sends the enrolled call; a failure to send breaks the connection. A
 /// request carries `deadline_ms` in its prefix (send_deadline).
 void send_request(client_state& st, connection& c, slot& s, frame_kind kind, std::uint8_t flags,
-                  std::span<const std::byte> payload, time_point deadline, std::uint32_t deadline_ms) {
+                  const outgoing& payload, time_point deadline, std::uint32_t deadline_ms) {
   std::array<std::byte, deadline_prefix_size> prefix{};
   std::span<const std::byte> prefix_part;
   if (kind == frame_kind::request && send_deadline) {
@@ -695,7 +725,7 @@ bool dispatch(client_state& st, connection& c, const frame_view& f, slot& own, d
         } else if (s == &own && decode_own != nullptr) {
           lock.unlock();  // own reply: decoded here, from the read buffer
           try {
-            own.decode_failure = (*decode_own)(c.codec, bytes);
+            own.decode_failure = (*decode_own)(c.codec, bytes, nullptr);
           } catch (const std::exception& e) {  // std::bad_alloc filling the result, say
             own.decode_failure = refwire::error(refwire::errc::invalid_value, 0, "$", e.what());
           }
@@ -726,7 +756,7 @@ bool dispatch(client_state& st, connection& c, const frame_view& f, slot& own, d
       try {
         // the reader never waits for a caller's write: the pong is queued for
         // the caller writing, or dropped when the queue is full
-        (void)write_frame(c, h, {}, {}, clock::now());
+        (void)write_frame(c, h, {}, outgoing{}, clock::now());
       } catch (const transports::transport_error& e) {
         break_connection(st, c, std::string("answering a ping failed: ") + e.what());
         return false;
@@ -738,6 +768,121 @@ bool dispatch(client_state& st, connection& c, const frame_view& f, slot& own, d
                        log_level::warning);
       return false;
   }
+}
+
+/// A reply of at least this many payload bytes to the reader's own call, in
+/// the binary codec and not compressed, is decoded as it arrives: its large
+/// blobs, strings and vectors are read from the stream straight into the
+/// result's storage (refwire::detail::bin::decode_streaming), not into the
+/// read buffer first.
+constexpr std::uint32_t stream_min = 256 * 1024;
+/// How much of such a reply is buffered before its decode starts. The fields
+/// before its first large blob must be among them; when they are not, the
+/// reply is read whole and decoded from the buffer.
+constexpr std::size_t stream_probe = 16 * 1024;
+
+/// The rest of a reply decoded as it arrives: read from the connection's
+/// stream before the call's deadline.
+class reply_source final : public blob_source {
+ public:
+  reply_source(transports::stream& s, std::size_t pending, time_point deadline, std::vector<std::byte>& rest)
+      : blob_source(pending), stream_(s), deadline_(deadline), rest_(rest) {}
+
+  bool failed = false;
+  bool timed_out = false;
+  std::string failure;
+
+ protected:
+  bool read_exact(std::byte* dest, std::size_t n, std::string& why) override {
+    while (n > 0) {
+      std::size_t got = 0;
+      try {
+        got = stream_.read_some(std::span<std::byte>(dest, n), deadline_);
+      } catch (const transports::transport_error& e) {
+        timed_out = e.code() == transports::errc::timed_out;
+        failure = timed_out ? std::string("the deadline passed in the middle of a reply") : e.what();
+        break;
+      }
+      if (got == 0) {
+        failure = "the server closed the connection in the middle of a frame";
+        break;
+      }
+      dest += got;
+      n -= got;
+    }
+    if (n == 0) return true;
+    failed = true;
+    why = failure;
+    return false;
+  }
+  std::byte* rest_buffer(std::size_t n) override {
+    rest_.resize(n);
+    return rest_.data();
+  }
+
+ private:
+  transports::stream& stream_;
+  time_point deadline_;
+  std::vector<std::byte>& rest_;
+};
+
+/// What try_stream did with the frame being read.
+enum class streamed : std::uint8_t {
+  no_frame,  ///< no header buffered: nothing to do
+  no,        ///< not a reply to stream (or it could not be): read it whole
+  wait,      ///< own's large reply, but too little of it is buffered yet
+  done,      ///< own is done (decoded as it arrived, or failed; the connection may have broken)
+};
+
+/// Decodes own's large reply as it arrives, when the frame being read is
+/// one (stream_min); the caller holds the reader role.
+streamed try_stream(client_state& st, connection& c, slot& own, time_point deadline, decode_fn& decode) {
+  const std::optional<frame_view> p = c.reader.partial(st.options.max_frame_size);
+  if (!p) return streamed::no_frame;
+  const frame_header& h = p->header;
+  if (h.kind != frame_kind::response || h.length < stream_min || (h.flags & flag_compressed) != 0 ||
+      c.codec != rpc::codec::binary || h.codec != static_cast<std::uint8_t>(c.codec) || h.request_id == c.no_stream_id) {
+    return streamed::no;
+  }
+  {
+    std::lock_guard lock(st.mutex);
+    if (own.done || own.ping || own.id != h.request_id || c.table[h.request_id & c.mask] != &own) return streamed::no;
+  }
+  if (p->payload.size() < std::min<std::size_t>(h.length, stream_probe)) return streamed::wait;
+  reply_source source(*c.stream, h.length - p->payload.size(), deadline, buffers().rest);
+  refwire::error e;
+  std::string threw;
+  try {
+    e = decode(c.codec, p->payload, &source);
+  } catch (const std::exception& x) {  // std::bad_alloc sizing the result, say
+    threw = x.what();
+  }
+  if (!source.used()) {  // nothing read past the buffer: read it whole, decode it from there
+    c.no_stream_id = h.request_id;
+    return streamed::no;
+  }
+  c.reader.drop_partial();  // the rest of the frame has been read by the decode
+  if (st.pinging) c.last_received.store(clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+  if (source.failed || !threw.empty()) {
+    std::unique_lock lock(st.mutex);
+    if (source.timed_out) {
+      withdraw_locked(c, own);
+      own.code = status_code::deadline_exceeded;
+      own.message = method_name(st, own.method) + ": no reply before the deadline (the reply was still arriving)";
+      mark_done(own);
+    }
+    // the stream stopped in the middle of a frame: the connection cannot go on
+    break_locked(st, c, source.failed ? "reading failed: " + source.failure : "decoding a reply failed: " + threw,
+                 log_level::warning);
+    return streamed::done;
+  }
+  std::lock_guard lock(st.mutex);
+  withdraw_locked(c, own);
+  own.response_bytes = h.length;
+  own.decode_failure = e;
+  own.decoded = true;
+  mark_done(own);
+  return streamed::done;
 }
 
 /// The reader role: reads and dispatches frames until own is done, the
@@ -766,9 +911,21 @@ void read_until(client_state& st, connection& c, slot& own, time_point deadline,
       }
     }
     if (own_done) return;
+    // A read takes at most frame_reader::initial_size bytes, unless it reads
+    // the rest of a frame that goes through the buffer whole: a large reply
+    // to own is then seen before its bytes fill the buffer.
+    streamed how = streamed::no_frame;
+    if (decode_own != nullptr) {
+      how = try_stream(st, c, own, deadline, *decode_own);
+      if (how == streamed::done) return;
+    } else if (c.reader.partial(st.options.max_frame_size)) {
+      how = streamed::no;
+    }
+    std::span<std::byte> into = c.reader.space(how == streamed::wait ? frame_reader::initial_size : SIZE_MAX);
+    if (how != streamed::no && into.size() > frame_reader::initial_size) into = into.first(frame_reader::initial_size);
     std::size_t n = 0;
     try {
-      n = c.stream->read_some(c.reader.space(), deadline);
+      n = c.stream->read_some(into, deadline);
     } catch (const transports::transport_error& e) {
       if (e.code() == transports::errc::timed_out) return;
       break_connection(st, c, std::string("reading failed: ") + e.what());
@@ -890,7 +1047,7 @@ void ping_loop(client_state& st) {
     h.request_id = p.id;
     bool written = false;
     try {
-      written = write_frame(*c, h, {}, {}, give_up);  // false: a caller's write held the stream all that time
+      written = write_frame(*c, h, {}, outgoing{}, give_up);  // false: a caller's write held the stream all that time
     } catch (const transports::transport_error& e) {
       break_connection(st, *c, std::string("sending a ping failed: ") + e.what());
     }
@@ -1011,7 +1168,7 @@ void client_core::call(std::size_t method, std::chrono::milliseconds timeout, en
     check_method(st, *c, method);
     std::uint8_t flags = 0;
     const std::size_t prefix = send_deadline ? deadline_prefix_size : 0;
-    const std::span<const std::byte> payload = encode_request(st, *c, method, encode, prefix, flags);
+    const outgoing payload = encode_request(st, *c, method, encode, prefix, flags);
     request_bytes = payload.size();
     s.payload = &buffers().reply;
     enroll(st, *c, s);
@@ -1021,7 +1178,7 @@ void client_core::call(std::size_t method, std::chrono::milliseconds timeout, en
     if (s.decoded) {
       check_decoded(st, method, s.decode_failure);
     } else {
-      check_decoded(st, method, decode(c->codec, *s.payload));
+      check_decoded(st, method, decode(c->codec, *s.payload, nullptr));
     }
   } catch (const rpc_error& e) {
     if (st.timing) record_call(st, method, e.code(), hook_now() - started, request_bytes, s.response_bytes);
@@ -1038,7 +1195,7 @@ void client_core::notify(std::size_t method, encode_fn encode) {
   std::shared_ptr<connection> c = acquire(st, now, deadline, connected);
   check_method(st, *c, method);
   std::uint8_t flags = 0;
-  const std::span<const std::byte> payload = encode_request(st, *c, method, encode, 0, flags);
+  const outgoing payload = encode_request(st, *c, method, encode, 0, flags);
   slot s;  // not enrolled: a one-way call has no reply
   s.method = method;
   send_request(st, *c, s, frame_kind::one_way, flags, payload, deadline, 0);
@@ -1062,7 +1219,7 @@ std::shared_ptr<async_state> client_core::start(std::size_t method, std::chrono:
     check_method(st, *c, method);
     std::uint8_t flags = 0;
     const std::size_t prefix = send_deadline ? deadline_prefix_size : 0;
-    const std::span<const std::byte> payload = encode_request(st, *c, method, encode, prefix, flags);
+    const outgoing payload = encode_request(st, *c, method, encode, prefix, flags);
     a->request_bytes = payload.size();
     a->s.payload = &a->payload;
     enroll(st, *c, a->s);
@@ -1107,7 +1264,7 @@ void async_finish(async_state& a, decode_fn decode) {
     if (record) record_call(st, a.s.method, a.s.code, latency(), a.request_bytes, a.s.response_bytes);
     throw_failure(st, a.s);
   }
-  const refwire::error e = decode(a.conn->codec, a.payload);
+  const refwire::error e = decode(a.conn->codec, a.payload, nullptr);
   if (record) {
     record_call(st, a.s.method, e ? status_code::internal : status_code::ok, latency(), a.request_bytes,
                 a.s.response_bytes);

@@ -44,6 +44,26 @@ class frame_reader {
     return frame_view{*h, std::span<const std::byte>(buf_.data() + begin_ + header_size, h->length)};
   }
 
+  /// The frame being read when only part of it is buffered: its header and
+  /// the payload bytes buffered so far (valid until the next space() or
+  /// commit()); nullopt when no header is buffered, or the whole frame is.
+  /// The header has been checked by next() already.
+  [[nodiscard]] std::optional<frame_view> partial(std::uint32_t max_payload) const {
+    const std::size_t have = end_ - begin_;
+    if (have < header_size) return std::nullopt;
+    std::string why;
+    const std::span<const std::byte, header_size> head(buf_.data() + begin_, header_size);
+    std::optional<frame_header> h = parse_header(head, max_payload, why);
+    if (!h || have >= header_size + h->length) return std::nullopt;
+    return frame_view{*h, std::span<const std::byte>(buf_.data() + begin_ + header_size, have - header_size)};
+  }
+
+  /// Forgets the partial frame (whose rest its reader took from the stream itself).
+  void drop_partial() noexcept {
+    begin_ = end_ = 0;
+    want_ = header_size;
+  }
+
   /// Drops f (the frame next() returned) from the buffer.
   void consume(const frame_view& f) noexcept {
     begin_ += header_size + f.header.length;
@@ -51,11 +71,14 @@ class frame_reader {
     want_ = header_size;
   }
 
-  /// Where the next read goes: never empty; room for at least the rest of the frame being read.
-  std::span<std::byte> space() {
+  /// Where the next read goes: never empty; room for at least the rest of
+  /// the frame being read, or, when cap is smaller, for a buffer of cap bytes
+  /// (a frame whose rest goes elsewhere does not grow the buffer).
+  std::span<std::byte> space(std::size_t cap = SIZE_MAX) {
     if (buf_.empty()) buf_.resize(initial_size);
     const std::size_t have = end_ - begin_;
-    const std::size_t need = want_ > have ? want_ : have + 1;
+    std::size_t need = want_ > have ? want_ : have + 1;
+    if (need > cap) need = cap > have ? cap : have + 1;
     if (buf_.size() - begin_ < need || (begin_ > 0 && end_ == buf_.size())) {
       if (have > 0) std::memmove(buf_.data(), buf_.data() + begin_, have);
       begin_ = 0;

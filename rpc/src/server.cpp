@@ -56,6 +56,73 @@ constexpr std::size_t queue_copy_max = 4096;
 /// The replies of a batch are written when they reach this many bytes, if
 /// the batch is not over by then.
 constexpr std::size_t queue_flush_bytes = 64u << 10;
+/// A request of at least this many payload bytes, in the binary codec and
+/// not compressed, is read as it arrives: once its beginning is in, the
+/// method's probe finds where its first large run (a blob, a string, a
+/// vector of arithmetic values) starts, and that run is read from the socket
+/// straight into a buffer of its own that becomes the argument's storage (a
+/// std::vector<std::byte> takes it over; other types copy it once), instead
+/// of the whole frame going through the read buffer.
+constexpr std::uint32_t stream_min = 256 * 1024;
+/// How much of such a request is read before its probe (the arguments
+/// before the first large run must be in it, else it is read whole).
+constexpr std::size_t stream_probe = 16 * 1024;
+
+/// The rest of a streamed request, replayed to the decoder from memory: its
+/// first large run (handed over to a std::vector<std::byte> argument, copied
+/// into others), then the bytes after it.
+class replay_source final : public blob_source {
+ public:
+  replay_source(std::vector<std::byte>& run, std::span<const std::byte> rest)
+      : blob_source(run.size() + rest.size()), run_(run), rest_(rest) {}
+
+  bool fill_vector(refwire::detail::byte_reader& r, std::vector<std::byte>& v, std::size_t n) override {
+    if (!taken_ && at_ == 0 && r.left() == 0 && n == run_.size()) {
+      v = std::move(run_);  // the buffer the run was read into becomes the argument
+      taken_ = true;
+      at_ = n;
+      return advance(r, n);
+    }
+    return blob_source::fill_vector(r, v, n);
+  }
+
+ protected:
+  bool read_exact(std::byte* dest, std::size_t n, std::string& why) override {
+    const std::size_t run_size = taken_ ? at_ : run_.size();
+    while (n > 0) {
+      std::span<const std::byte> from;
+      if (at_ < run_size) {
+        from = std::span<const std::byte>(run_).subspan(at_);
+      } else if (at_ - run_size < rest_.size()) {
+        from = rest_.subspan(at_ - run_size);
+      } else {
+        why = "the request ended";
+        return false;
+      }
+      const std::size_t k = std::min(n, from.size());
+      std::memcpy(dest, from.data(), k);
+      dest += k;
+      n -= k;
+      at_ += k;
+    }
+    return true;
+  }
+  std::byte* rest_buffer(std::size_t n) override {
+    buffer_.resize(n);
+    return buffer_.data();
+  }
+
+ private:
+  std::vector<std::byte>& run_;
+  std::span<const std::byte> rest_;
+  std::vector<std::byte> buffer_;
+  std::size_t at_ = 0;  // in the replayed input: the run's bytes, then rest's
+  bool taken_ = false;
+};
+
+/// A reply whose unsent rest is at least this large is kept in the buffer it
+/// was encoded in (swapped into the backlog) instead of copied there.
+constexpr std::size_t swap_min = 64 * 1024;
 /// A recycled call keeps an argument buffer up to this size (a larger one is freed).
 constexpr std::size_t job_keep_bytes = 256u << 10;
 /// The argument buffer a job made at start() has already.
@@ -148,6 +215,11 @@ struct call_job {
   std::size_t request_bytes = 0;
   std::vector<std::byte> args;       // pool: the arguments as received (compressed or not)
   std::span<const std::byte> view;   // what run() decodes: args, or the read buffer (inline)
+  // A large request read as it arrived (streamed): view is the arguments up
+  // to their first large run, which is in `run`; the bytes after it in `rest`.
+  bool streamed = false;
+  std::vector<std::byte> run;
+  std::vector<std::byte> rest;
   std::optional<call_context> ctx;
 };
 
@@ -238,6 +310,9 @@ struct server_state {
   void recycle(call_job* j) {
     j->ctx.reset();
     j->view = {};
+    j->streamed = false;
+    std::vector<std::byte>().swap(j->run);
+    std::vector<std::byte>().swap(j->rest);
     if (j->args.capacity() > job_keep_bytes) {
       std::vector<std::byte>().swap(j->args);
     } else {
@@ -296,6 +371,22 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   std::vector<std::string> refusals;
 
   call_buffers buffers;  // the IO thread's (inline calls and control frames)
+
+  /// The large request being read as it arrives (stream_min), under busy:
+  /// its header, its payload up to its first large run (`head`), the run and
+  /// the bytes after it, each read straight into its own buffer.
+  struct streamed_request {
+    bool active = false;
+    frame_header header;
+    std::vector<std::byte> head;
+    std::vector<std::byte> run;
+    std::size_t run_read = 0;
+    std::vector<std::byte> rest;
+    std::size_t rest_read = 0;
+  } streaming;
+  /// The frame being read was looked at and is read whole (under busy;
+  /// cleared when a frame is consumed).
+  bool stream_declined = false;
 
   std::mutex busy;  // held while a batch of frames is handled (and around closing)
   steady::time_point last_frame{};  // idle_timeout > 0: when a read last brought bytes (under busy)
@@ -383,11 +474,112 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
 
   void read() {
     if (closed) return;
+    bool probing = false;  // a large request whose beginning is not all in yet
+    if (streaming.active || start_streaming(probing)) {
+      if (streaming.run_read == streaming.run.size() && streaming.rest_read == streaming.rest.size()) {
+        finish_streaming();  // all of it was buffered already (the run ended the frame)
+        after_batch();
+        return;
+      }
+      std::span<std::byte> into = streaming.run_read < streaming.run.size()
+                                      ? std::span<std::byte>(streaming.run).subspan(streaming.run_read)
+                                      : std::span<std::byte>(streaming.rest).subspan(streaming.rest_read);
+      outstanding.fetch_add(1);
+      stream->async_read_some(into, [this](transports::errc e, std::size_t n) {
+        on_streamed_read(e, n);
+        release();
+      });
+      return;
+    }
+    // A read takes at most frame_reader::initial_size bytes unless it reads
+    // the rest of a frame that goes through the buffer whole: a large
+    // request is then seen before its bytes fill the buffer.
+    const bool whole = !probing && reader.partial(server.options.max_frame_size).has_value();
+    std::span<std::byte> into = reader.space(whole ? SIZE_MAX : frame_reader::initial_size);
+    if (!whole && into.size() > frame_reader::initial_size) into = into.first(frame_reader::initial_size);
     outstanding.fetch_add(1);
-    stream->async_read_some(reader.space(), [this](transports::errc e, std::size_t n) {
+    stream->async_read_some(into, [this](transports::errc e, std::size_t n) {
       on_read(e, n);
       release();
     });
+  }
+
+  /// Whether the frame being read is a large request to read as it arrives
+  /// (stream_min); if so, sets streaming up (under busy). Declines (the frame
+  /// is then read whole) when it is not one, or when its probe finds no large
+  /// run past what is buffered; `probing` when it may be one but too little
+  /// of it is in yet.
+  bool start_streaming(bool& probing) {
+    probing = false;
+    if (!ready || stream_declined || refused) return false;
+    const std::optional<frame_view> p = reader.partial(server.options.max_frame_size);
+    if (!p) return false;
+    const frame_header& h = p->header;
+    const bool candidate = (h.kind == frame_kind::request || h.kind == frame_kind::one_way) &&
+                           h.length >= stream_min && (h.flags & flag_compressed) == 0 &&
+                           codec == rpc::codec::binary && h.codec == static_cast<std::uint8_t>(codec);
+    const std::int32_t at = candidate ? server.find(h.method_id) : -1;
+    if (at < 0 || !refusals[static_cast<std::size_t>(at)].empty() ||
+        server.methods[static_cast<std::size_t>(at)].probe == nullptr) {
+      stream_declined = true;
+      return false;
+    }
+    if (p->payload.size() < std::min<std::size_t>(h.length, stream_probe)) {
+      probing = true;  // not yet: read on
+      return false;
+    }
+    const std::size_t prefix = (h.flags & flag_deadline) != 0 ? deadline_prefix_size : 0;
+    const std::span<const std::byte> args = p->payload.subspan(prefix);
+    std::size_t run_at = 0;
+    std::size_t run_size = 0;
+    if (!server.methods[static_cast<std::size_t>(at)].probe(args, h.length - prefix, run_at, run_size)) {
+      stream_declined = true;
+      return false;
+    }
+    streaming.active = true;
+    streaming.header = h;
+    streaming.head.assign(p->payload.begin(), p->payload.begin() + static_cast<std::ptrdiff_t>(prefix + run_at));
+    const std::span<const std::byte> buffered = args.subspan(run_at);  // the run's first bytes (fewer than run_size)
+    streaming.run.clear();
+    streaming.run.resize(run_size);
+    std::memcpy(streaming.run.data(), buffered.data(), buffered.size());
+    streaming.run_read = buffered.size();
+    streaming.rest.clear();
+    streaming.rest.resize(h.length - prefix - run_at - run_size);
+    streaming.rest_read = 0;
+    reader.drop_partial();
+    return true;
+  }
+
+  void on_streamed_read(transports::errc e, std::size_t n) {
+    std::lock_guard lock(busy);
+    if (e != transports::errc::ok || closed) {
+      close_now([e] { return e == transports::errc::closed ? "the peer closed" : "a read failed"; });
+      return;
+    }
+    if (server.options.idle_timeout.count() > 0) last_frame = steady::now();
+    if (streaming.run_read < streaming.run.size()) {
+      streaming.run_read += n;
+    } else {
+      streaming.rest_read += n;
+    }
+    if (streaming.run_read == streaming.run.size() && streaming.rest_read == streaming.rest.size()) {
+      batch_read_at.reset();
+      batch_hook_at.reset();
+      finish_streaming();
+    }
+    after_batch();
+  }
+
+  /// The streamed request is all in: handled like a frame read whole.
+  void finish_streaming() {
+    streaming.active = false;
+    batch_read_at.reset();
+    batch_hook_at.reset();
+    handle_request(frame_view{streaming.header, streaming.head}, &streaming);
+    // what the call did not take (a request refused before it ran) is not kept
+    std::vector<std::byte>().swap(streaming.run);
+    std::vector<std::byte>().swap(streaming.rest);
   }
 
   void wait_writable() {
@@ -565,6 +757,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       }
       handle(frame);
       reader.consume(frame);
+      stream_declined = false;
     }
   }
 
@@ -754,7 +947,9 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     }
   }
 
-  void handle_request(const frame_view& f) {
+  /// `big`: the request was read as it arrived (f.payload is its head; the
+  /// run and the rest are big's, taken over by the call).
+  void handle_request(const frame_view& f, streamed_request* big = nullptr) {
     const bool one_way = f.header.kind == frame_kind::one_way;
     const std::uint32_t id = f.header.request_id;
     if (id == 0 && !one_way) {  // its reply would read as about the connection
@@ -803,6 +998,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
           }
           j->args.assign(args.begin(), args.end());
           j->view = j->args;
+          take_streamed(*j, big);
           fill(*j, f, at, m, deadline, deadline_ms);
           track(*j);
         }
@@ -825,6 +1021,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     // Inline: the handler runs here, now.
     j = &inline_job;
     j->view = args;
+    take_streamed(*j, big);
     {
       std::lock_guard c(calls_mutex);
       fill(*j, f, at, m, deadline, deadline_ms);
@@ -835,10 +1032,23 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     if (deadline != steady::time_point::max() && !handler_ran) known_now = &*batch_read_at;
     run(*j, buffers, known_now);
     handler_ran = true;
+    if (j->streamed) {  // what the argument did not take over is not kept
+      j->streamed = false;
+      std::vector<std::byte>().swap(j->run);
+      std::vector<std::byte>().swap(j->rest);
+    }
     {
       std::lock_guard c(calls_mutex);  // the drain timeout may read it until it is answered
       j->ctx.reset();
     }
+  }
+
+  /// Gives the job a streamed request's run and rest (nothing when big is nullptr).
+  static void take_streamed(call_job& j, streamed_request* big) {
+    j.streamed = big != nullptr;
+    if (big == nullptr) return;
+    j.run.swap(big->run);
+    j.rest.swap(big->rest);
   }
 
   void fill(call_job& j, const frame_view& f, std::int32_t at, const served_method& m, steady::time_point deadline,
@@ -882,7 +1092,12 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     call_outcome outcome;
     {
       call_context::scope in_call(*j.ctx);
-      m.invoke(m.impl, codec, args, b.reply, outcome);
+      if (j.streamed) {
+        replay_source rest(j.run, j.rest);
+        m.invoke_from(m.impl, codec, args, rest, b.reply, outcome);
+      } else {
+        m.invoke(m.impl, codec, args, b.reply, outcome);
+      }
     }
     if (outcome.code != status_code::ok && (outcome.type.empty() || outcome.type == "refwire::encode_error")) {
       // not the handler's own failure: arguments that do not decode (a refused
@@ -915,7 +1130,8 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       answer_error(j, b, status_code::resource_exhausted, message);
       return;
     }
-    answer(j, status_code::ok, frame_kind::response, flags, out, static_cast<std::uint8_t>(codec));
+    answer(j, status_code::ok, frame_kind::response, flags, out, static_cast<std::uint8_t>(codec),
+           flags == 0 ? &b.reply : &b.compressed);
   }
 
   void answer_error(call_job& j, call_buffers& b, status_code code, const std::string& message) {
@@ -926,7 +1142,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   /// Sends j's answer (none for one_way) unless it has been answered already
   /// (the drain timeout); then the hooks.
   void answer(call_job& j, status_code code, frame_kind kind, std::uint8_t flags, std::span<const std::byte> payload,
-              std::uint8_t codec_id) {
+              std::uint8_t codec_id, std::vector<std::byte>* owner = nullptr) {
     {
       std::lock_guard c(calls_mutex);
       if (j.answered) return;
@@ -938,7 +1154,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       untrack(j);
       ++replying;
     }
-    if (!j.one_way) send(kind, j.id, j.method_id, flags, payload, codec_id);
+    if (!j.one_way) send(kind, j.id, j.method_id, flags, payload, codec_id, owner);
     {
       std::lock_guard c(calls_mutex);
       --replying;
@@ -1210,8 +1426,12 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   /// Writes one frame now, or queues it: behind what waits for the socket,
   /// for the thread that holds the writer role, or until the end of a
   /// corked batch. Any thread.
+  /// `owner`, when set, is the buffer that holds exactly the payload: a
+  /// large rest the socket does not take at once is then kept by swapping
+  /// buffers with it, not copied (the owner gets an empty one back, with the
+  /// capacity of the last reply that went that way).
   void send(frame_kind kind, std::uint32_t id, std::uint32_t method, std::uint8_t flags,
-            std::span<const std::byte> payload, std::uint8_t codec_id = 0) {
+            std::span<const std::byte> payload, std::uint8_t codec_id = 0, std::vector<std::byte>* owner = nullptr) {
     frame_header h;
     h.kind = kind;
     h.flags = flags;
@@ -1266,6 +1486,10 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       if (own < header_size) {
         front.insert(front.end(), head.begin() + static_cast<std::ptrdiff_t>(own), head.end());
         front.insert(front.end(), payload.begin(), payload.end());
+      } else if (owner != nullptr && payload.size() - (own - header_size) >= swap_min &&
+                 owner->data() == payload.data() && owner->size() == payload.size()) {
+        front.swap(*owner);  // the rest stays where it was encoded
+        front_sent = own - header_size;
       } else {
         front.insert(front.end(), payload.begin() + static_cast<std::ptrdiff_t>(own - header_size), payload.end());
       }

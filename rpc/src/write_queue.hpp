@@ -36,8 +36,9 @@ class write_queue {
   static constexpr std::size_t copy_max = 2048;
   /// What the queue holds at most (a caller finding it full waits for the role).
   static constexpr std::size_t queue_max = 16u << 10;
-  /// The most parts of one frame (header, deadline prefix, payload).
-  static constexpr std::size_t max_parts = 4;
+  /// The most parts of one frame (header, deadline prefix, and the payload's
+  /// bytes with up to 8 large blobs of the caller's between them).
+  static constexpr std::size_t max_parts = 20;
 
   write_queue() {
     pending_.reserve(queue_max);

@@ -17,7 +17,10 @@ bool fail_byte(reader& r, errc code, std::string_view what, unsigned value) {
 bool read_string_slow(reader& r, std::string& v) {
   std::uint64_t n;
   if (!read_varint(r, n)) return false;
-  if (n > r.left()) return fail_truncated(r, "string", n);
+  if (n > r.left()) {
+    if (r.can_stream(n)) return read_streamed(r, v, n, n);
+    return fail_truncated(r, "string", n);
+  }
   if (!charge(r, n)) return false;
   v.assign(reinterpret_cast<const char*>(r.cur), static_cast<std::size_t>(n));
   r.cur += n;

@@ -11,6 +11,11 @@
 //     writes them sorted;
 //   - for types with unordered containers it must have the same size, decode
 //     again, and give an equal value.
+// The decoder of an input still arriving (decode_streaming, the RPC layer's
+// large-payload path) is run on the same input cut in two, at a third and at
+// a half: when it took a run from the rest it must agree with the whole
+// decode exactly (the same error message, or a value that encodes the same);
+// when it took nothing, it may only have failed at the cut.
 // Any disagreement aborts.
 //
 //   fuzz_binary -max_len=512 corpus/binary
@@ -34,12 +39,59 @@ namespace {
 
 enum class check { bytes, sorted, value };
 
+/// The rest of an input past a cut, handed out as a reader of a socket would.
+class rest_source final : public refwire::detail::blob_source {
+ public:
+  explicit rest_source(std::span<const std::byte> rest) : blob_source(rest.size()), rest_(rest) {}
+
+ protected:
+  bool read_exact(std::byte* dest, std::size_t n, std::string& why) override {
+    if (n > rest_.size() - at_) {
+      why = "read past the input";  // decode_streaming never asks for more than pending()
+      die("a source read past the input");
+    }
+    std::memcpy(dest, rest_.data() + at_, n);
+    at_ += n;
+    return true;
+  }
+  std::byte* rest_buffer(std::size_t n) override {
+    buffer_.resize(n);
+    return buffer_.data();
+  }
+
+ private:
+  std::span<const std::byte> rest_;
+  std::size_t at_ = 0;
+  std::vector<std::byte> buffer_;
+};
+
+template <class T>
+void check_streaming(std::span<const std::byte> in, std::size_t cut, const refwire::error& full, const T& whole) {
+  rest_source src(in.subspan(cut));
+  T v{};
+  const refwire::error e = refwire::detail::bin::decode_streaming(in.first(cut), v, fuzz::fuzz_options, src);
+  if (!src.used()) {
+    if (!e && (full || refwire::serialize(v) != refwire::serialize(whole))) die("streaming decode without a run differs");
+    if (e && !full && e.offset() > cut) die("streaming decode failed past the cut without a run", e.message());
+    return;
+  }
+  if (full) {
+    if (!e || e.message() != full.message()) die("streaming decode disagrees", full.message() + " / " + e.message());
+  } else if (e) {
+    die("streaming decode failed where the whole decode did not", e.message());
+  } else if (refwire::serialize(v) != refwire::serialize(whole)) {
+    die("streaming decode gave another value");
+  }
+}
+
 template <class T, check C>
 void run(std::span<const std::byte> in) {
   const refwire::decode_options& o = fuzz::fuzz_options;
 
   T whole{};
   const refwire::error full = refwire::deserialize<refwire::binary>(in, whole, o);
+  check_streaming(in, in.size() / 3, full, whole);
+  check_streaming(in, in.size() / 2, full, whole);
 
   T v{};
   std::size_t used = 0;

@@ -481,4 +481,126 @@ TEST_P(client_quiet, a_connection_closed_while_idle_is_replaced_before_the_next_
   EXPECT_EQ(log->count(log_level::info, " opened"), 2u) << log->dump();
 }
 
+// ---- large payloads -----------------------------------------------------------------
+// A large argument leaves the caller's memory as it is (a gather write, the
+// same bytes as a copy would give); a large reply to the reading caller is
+// read from the socket straight into the result's storage as it arrives.
+
+std::uint32_t echo_method_id() { return refwire::rpc::detail::methods_of<calculator>()[3].id; }
+
+/// A reply frame's header for `to` announcing `length` payload bytes.
+refwire::rpc::detail::frame_header reply_header(const rpctest::seen_frame& to, std::uint32_t length) {
+  refwire::rpc::detail::frame_header h;
+  h.kind = frame_kind::response;
+  h.codec = 1;
+  h.request_id = to.header.request_id;
+  h.method_id = to.header.method_id;
+  h.length = length;
+  return h;
+}
+
+std::string large_text(std::size_t n) {
+  std::string s(n, ' ');
+  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>('a' + (i * 7) % 26);
+  return s;
+}
+
+TEST(client_large, a_large_argument_goes_out_as_the_bytes_of_its_encoding) {
+  rpctest::temp_dir dir;
+  fake_server fake(transport::unix_socket, dir, well_behaved);
+  const std::string big = large_text(3u << 20);
+  {
+    client<calculator> calc(fake.uri(), {.timeout = 20s});
+    EXPECT_EQ(calc.call<&calculator::echo>(big), big);  // the fake echoes it: a 3 MiB reply, streamed
+    EXPECT_EQ(calc.call<&calculator::add>(2, 3), 5);   // the connection is in step after it
+    EXPECT_EQ(calc.call<&calculator::echo>(big), big);
+  }
+  const auto requests = fake.frames(frame_kind::request);
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_EQ(requests[0].raw, request_frame(1, echo_method_id(), 0x02, 20'000,
+                                           refwire::serialize(std::tuple<std::string>{big})));
+  EXPECT_EQ(requests[2].raw, request_frame(3, echo_method_id(), 0x02, 20'000,
+                                           refwire::serialize(std::tuple<std::string>{big})));
+}
+
+TEST(client_large, a_reply_with_many_small_fields_first_is_read_whole) {
+  // range's reply is thousands of small items: its decode cannot start from
+  // the first 16 KiB (the items run past them), so the reply is read whole
+  rpctest::temp_dir dir;
+  std::vector<rpctest::item> items;
+  for (int i = 0; i < 40'000; ++i) items.push_back({i, "item-" + std::to_string(i), i * 0.25});
+  fake_server fake(transport::tcp, dir, [&](fake_peer& p, int) {
+    p.answer_handshake();
+    p.serve([&](fake_peer& peer, const rpctest::seen_frame& f) {
+      peer.respond(f, refwire::serialize(std::tuple<std::vector<rpctest::item>>{items}));
+    });
+  });
+  client<calculator> calc(fake.uri(), {.timeout = 20s});
+  const auto got = calc.call<&calculator::range>(40'000);
+  ASSERT_EQ(got.size(), items.size());
+  EXPECT_EQ(got.front(), items.front());
+  EXPECT_EQ(got.back(), items.back());
+  EXPECT_EQ(got, items);
+}
+
+TEST(client_large, a_server_closing_inside_a_large_reply_fails_the_call_and_the_next_one_reconnects) {
+  rpctest::temp_dir dir;
+  const std::string big = large_text(1u << 20);
+  fake_server fake(transport::unix_socket, dir, [&](fake_peer& p, int n) {
+    if (n > 0) return p.serve_calculator();
+    p.answer_handshake();
+    auto f = p.read_frame();
+    if (!f) return;
+    const std::vector<std::byte> payload = refwire::serialize(std::tuple<std::string>{big});
+    p.send_frame(reply_header(*f, static_cast<std::uint32_t>(payload.size())),
+                 std::span<const std::byte>(payload).first(payload.size() / 2), true);
+    p.close();
+  });
+  client<calculator> calc(fake.uri(), {.timeout = 10s});
+  expect_rpc_error([&] { (void)calc.call<&calculator::echo>(big); }, status_code::unavailable,
+                   "the server closed the connection in the middle of a frame");
+  EXPECT_EQ(calc.call<&calculator::echo>(big), big);
+}
+
+TEST(client_large, a_deadline_inside_a_large_reply_is_deadline_exceeded) {
+  rpctest::temp_dir dir;
+  const std::string big = large_text(1u << 20);
+  std::atomic<bool> release{false};
+  fake_server fake(transport::tcp, dir, [&](fake_peer& p, int n) {
+    if (n > 0) return p.serve_calculator();
+    p.answer_handshake();
+    auto f = p.read_frame();
+    if (!f) return;
+    const std::vector<std::byte> payload = refwire::serialize(std::tuple<std::string>{big});
+    p.send_frame(reply_header(*f, static_cast<std::uint32_t>(payload.size())),
+                 std::span<const std::byte>(payload).first(payload.size() / 2), true);
+    while (!release.load()) std::this_thread::sleep_for(5ms);  // the rest never comes
+  });
+  client<calculator> calc(fake.uri(), {.timeout = 10s});
+  const auto started = std::chrono::steady_clock::now();
+  expect_rpc_error([&] { (void)calc.call<&calculator::echo>({.timeout = 300ms}, big); },
+                   status_code::deadline_exceeded, "calc.v1.echo: no reply before the deadline (the reply was still arriving)");
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 3s);
+  release = true;
+  EXPECT_EQ(calc.call<&calculator::echo>(big), big);  // a new connection
+}
+
+TEST(client_large, a_blob_longer_than_its_frame_is_a_decode_error_and_the_connection_stays) {
+  rpctest::temp_dir dir;
+  fake_server fake(transport::inproc, dir, [&](fake_peer& p, int) {
+    p.answer_handshake();
+    p.serve([&](fake_peer& peer, const rpctest::seen_frame& f) {
+      if (peer.method_name(f.header.method_id) != "calc.v1.echo") return peer.answer_calculator(f);
+      // a string said to be 2 MiB in a 512 KiB frame
+      std::vector<std::byte> payload = refwire::serialize(std::tuple<std::string>{large_text(2u << 20)});
+      payload.resize(512u << 10);
+      peer.respond(f, payload);
+    });
+  });
+  client<calculator> calc(fake.uri(), {.timeout = 10s});
+  expect_rpc_error([&] { (void)calc.call<&calculator::echo>(std::string("x")); }, status_code::internal,
+                   "calc.v1.echo: the reply does not decode: $[0]: truncated");
+  EXPECT_EQ(calc.call<&calculator::add>(2, 3), 5);
+}
+
 }  // namespace

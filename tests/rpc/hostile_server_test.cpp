@@ -403,4 +403,119 @@ TEST_P(hostile_server, requests_pipelined_without_reading_a_response_are_bounded
   w.finish();
 }
 
+// ---- large requests read as they arrive ------------------------------------------------
+// A request of 256 KiB or more is read in pieces straight into its argument's
+// buffer: asynchronously, so a peer that sends half of one and stops holds
+// no IO thread, and a peer that lies or leaves is handled like any other.
+
+/// An echo request of `text`: its frame (header and payload with a deadline prefix).
+std::vector<std::byte> echo_frame(std::uint32_t id, const std::string& text) {
+  rd::frame_header h;
+  h.kind = rd::frame_kind::request;
+  h.codec = 1;
+  h.request_id = id;
+  h.method_id = method_named("echo").id;
+  const std::vector<std::byte> payload =
+      rpctest::raw_peer::request_payload(h, refwire::serialize(std::tuple<std::string>{text}), 30'000);
+  h.length = static_cast<std::uint32_t>(payload.size());
+  std::vector<std::byte> bytes(rd::header_size);
+  rd::write_header(h, std::span<std::byte, rd::header_size>(bytes.data(), rd::header_size));
+  bytes.insert(bytes.end(), payload.begin(), payload.end());
+  return bytes;
+}
+
+std::string large_text(std::size_t n) {
+  std::string s(n, ' ');
+  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>('A' + (i * 5) % 26);
+  return s;
+}
+
+TEST_P(hostile_server, half_a_large_request_holds_no_io_thread_and_the_rest_is_answered) {
+  watched w(GetParam());  // one IO thread, inline handlers
+  {
+    auto peer = ready_peer(w.uri);
+    const std::string big = large_text(900'000);  // the raw peer's max_frame_size is 1 MiB
+    const std::vector<std::byte> frame = echo_frame(5, big);
+    const std::span<const std::byte> all(frame);
+    peer->send_bytes(all.first(all.size() / 2));
+    // meanwhile the server serves the other connection, on its only IO thread
+    for (int i = 0; i < 20; ++i) EXPECT_EQ(w.good->call<&calculator::add>(i, 1), i + 1);
+    peer->send_bytes(all.subspan(all.size() / 2));
+    auto f = peer->read_frame();
+    ASSERT_TRUE(f);
+    ASSERT_EQ(f->header.kind, rd::frame_kind::response) << rpctest::raw_peer::error_of({f->header, f->payload}).message;
+    EXPECT_EQ(f->header.request_id, 5u);
+    EXPECT_EQ(refwire::deserialize<std::tuple<std::string>>(f->payload), std::tuple<std::string>{big});
+    // and the connection goes on with small frames after it
+    peer->send_request(6, method_named("add").id, refwire::serialize(std::tuple<int, int>{2, 2}));
+    auto next = peer->read_frame();
+    ASSERT_TRUE(next);
+    EXPECT_EQ(refwire::deserialize<std::tuple<int>>(next->payload), std::tuple<int>{4});
+  }
+  w.finish();
+}
+
+TEST_P(hostile_server, a_peer_leaving_inside_a_large_request_is_closed_cleanly) {
+  watched w(GetParam());
+  {
+    auto peer = ready_peer(w.uri);
+    const std::vector<std::byte> frame = echo_frame(9, large_text(1u << 20));
+    peer->send_bytes(std::span<const std::byte>(frame).first(300'000));
+  }  // the peer goes
+  EXPECT_FALSE(w.log->wait_for(log_level::info, " closed: the peer closed").empty()) << w.log->dump();
+  w.finish();
+}
+
+TEST_P(hostile_server, a_large_request_whose_run_overstates_the_frame_is_an_invalid_argument_reply) {
+  watched w(GetParam());
+  {
+    auto peer = ready_peer(w.uri);
+    // a string said to be 2 MiB in arguments of 400 KiB: not a run the frame holds, read whole, refused
+    std::vector<std::byte> args = refwire::serialize(std::tuple<std::string>{large_text(2u << 20)});
+    args.resize(400u << 10);
+    peer->send_request(3, method_named("echo").id, args, 30'000);
+    auto f = peer->read_frame();
+    ASSERT_TRUE(f);
+    const rd::error_payload e = rpctest::raw_peer::error_of(*f);
+    EXPECT_EQ(e.code, status_code::invalid_argument);
+    EXPECT_NE(e.message.find("calc.v1.echo: the arguments do not decode as (string): $[0]: truncated"),
+              std::string::npos)
+        << e.message;
+    // trailing bytes after a streamed run are refused the same way
+    std::vector<std::byte> longer = refwire::serialize(std::tuple<std::string>{large_text(300'000)});
+    longer.resize(longer.size() + 7);
+    peer->send_request(4, method_named("echo").id, longer, 30'000);
+    auto t = peer->read_frame();
+    ASSERT_TRUE(t);
+    const rd::error_payload te = rpctest::raw_peer::error_of(*t);
+    EXPECT_EQ(te.code, status_code::invalid_argument);
+    EXPECT_NE(te.message.find("7 trailing bytes after the value"), std::string::npos) << te.message;
+  }
+  w.finish();
+}
+
+TEST_P(hostile_server, large_requests_stream_with_a_handler_pool_too) {
+  watched w(GetParam(), {.handler_threads = 2});
+  {
+    auto peer = ready_peer(w.uri);
+    const std::string a = large_text(700'000);
+    const std::string b = large_text(300'000);
+    std::vector<std::byte> both = echo_frame(1, a);
+    const std::vector<std::byte> second = echo_frame(2, b);
+    both.insert(both.end(), second.begin(), second.end());  // back to back, in one write
+    peer->send_bytes(both);
+    std::vector<std::string> got(3);
+    for (int i = 0; i < 2; ++i) {
+      auto f = peer->read_frame();
+      ASSERT_TRUE(f);
+      ASSERT_EQ(f->header.kind, rd::frame_kind::response);
+      ASSERT_LE(f->header.request_id, 2u);
+      got[f->header.request_id] = std::get<0>(refwire::deserialize<std::tuple<std::string>>(f->payload));
+    }
+    EXPECT_EQ(got[1], a);
+    EXPECT_EQ(got[2], b);
+  }
+  w.finish();
+}
+
 }  // namespace

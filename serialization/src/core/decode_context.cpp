@@ -1,5 +1,6 @@
 // Failure recording for every format's decoder (detail/core/decode_context.hpp):
 // one wording per limit, the path segments, the error a decode returns.
+#include <cstring>
 #include <refwire/serialization/detail/core/decode_context.hpp>
 #include <refwire/serialization/detail/core/path.hpp>
 
@@ -107,6 +108,48 @@ bool fail_count(byte_reader& r, std::string_view what, std::uint64_t count, std:
 bool fail_elements(byte_reader& r, std::uint64_t count) { return fail_elements_at(r, r.offset(), count); }
 bool fail_alloc(byte_reader& r, std::uint64_t bytes) { return fail_alloc_at(r, r.offset(), bytes); }
 bool fail_depth(byte_reader& r) { return fail_depth_at(r, r.offset()); }
+
+bool blob_source::accept(byte_reader& /*r*/, std::size_t /*n*/) { return true; }
+
+bool blob_source::fill(byte_reader& r, std::byte* dest, std::size_t n) {
+  used_ = true;
+  const std::size_t have = r.left();
+  if (have > 0) std::memcpy(dest, r.cur, have);
+  std::string why;
+  if (!read_exact(dest + have, n - have, why)) {
+    r.cur = r.end;
+    return fail(r, errc::io_error, "the rest of the input could not be read: " + why);
+  }
+  return advance(r, n);
+}
+
+bool blob_source::fill_vector(byte_reader& r, std::vector<std::byte>& v, std::size_t n) {
+  v.clear();
+  v.resize(n);
+  return fill(r, v.data(), n);
+}
+
+bool blob_source::advance(byte_reader& r, std::size_t n) {
+  used_ = true;
+  const std::size_t consumed = r.offset() + n;
+  pending_ -= n - r.left();
+  const std::byte* rest = r.end;
+  if (pending_ > 0) {
+    std::byte* buffer = rest_buffer(pending_);
+    std::string why;
+    if (!read_exact(buffer, pending_, why)) {
+      r.cur = r.end;
+      return fail(r, errc::io_error, "the rest of the input could not be read: " + why);
+    }
+    rest = buffer;
+  }
+  r.begin = rest;
+  r.cur = rest;
+  r.end = rest + pending_;
+  r.base = consumed;
+  pending_ = 0;
+  return true;
+}
 
 template <wire::varint_rules Rules>
 bool read_varint_slow(byte_reader& r, std::uint64_t& v) {

@@ -122,14 +122,17 @@ class client {
   pending<typename detail::method<M>::result> async_call(const call_options& options, A&&... args) {
     detail::check_call<M, A...>();
     using R = typename detail::method<M>::result;
-    auto encode = [&](rpc::codec c, std::vector<std::byte>& out) { detail::encode_request<M>(c, out, args...); };
+    auto encode = [&](rpc::codec c, std::vector<std::byte>& out, detail::gather_list* g) {
+      detail::encode_request_gathered<M>(c, out, g, args...);
+    };
     auto state = core_.start(detail::method<M>::index, timeout_of(options), encode);
     // The finisher keeps pointers to the caller's arguments for the out-parameters.
     auto finish = [refs = std::tuple<std::remove_reference_t<A>*...>(std::addressof(args)...)](
                       detail::async_state& s) -> R {
       detail::result_storage<M> result;
-      auto decode = [&](rpc::codec c, std::span<const std::byte> in) {
-        return std::apply([&](auto*... p) { return detail::decode_response<M>(c, in, result, *p...); }, refs);
+      auto decode = [&](rpc::codec c, std::span<const std::byte> in, detail::blob_source* source) {
+        return std::apply([&](auto*... p) { return detail::decode_response_from<M>(c, in, source, result, *p...); },
+                          refs);
       };
       detail::async_finish(s, decode);
       if constexpr (!std::is_void_v<R>) return std::move(result.value);
@@ -146,7 +149,9 @@ class client {
     static_assert(detail::method<M>::one_way_ok,
                   "refwire: notify<&I::m>: only void methods without out-parameters can be one-way");
     detail::check_call<M, A...>();
-    auto encode = [&](rpc::codec c, std::vector<std::byte>& out) { detail::encode_request<M>(c, out, args...); };
+    auto encode = [&](rpc::codec c, std::vector<std::byte>& out, detail::gather_list* g) {
+      detail::encode_request_gathered<M>(c, out, g, args...);
+    };
     core_.notify(detail::method<M>::index, encode);
   }
 
@@ -159,9 +164,11 @@ class client {
   typename detail::method<M>::result do_call(std::chrono::milliseconds timeout, A&... args) {
     using R = typename detail::method<M>::result;
     detail::result_storage<M> result;
-    auto encode = [&](rpc::codec c, std::vector<std::byte>& out) { detail::encode_request<M>(c, out, args...); };
-    auto decode = [&](rpc::codec c, std::span<const std::byte> in) {
-      return detail::decode_response<M>(c, in, result, args...);
+    auto encode = [&](rpc::codec c, std::vector<std::byte>& out, detail::gather_list* g) {
+      detail::encode_request_gathered<M>(c, out, g, args...);
+    };
+    auto decode = [&](rpc::codec c, std::span<const std::byte> in, detail::blob_source* source) {
+      return detail::decode_response_from<M>(c, in, source, result, args...);
     };
     core_.call(detail::method<M>::index, timeout, encode, decode);
     if constexpr (!std::is_void_v<R>) return std::move(result.value);

@@ -32,7 +32,7 @@ enum class errc : std::uint8_t {
   trailing_bytes,       ///< bytes left after the value (use deserialize_prefix to allow them)
   corrupt_compressed,   ///< a compression envelope that is malformed or whose lz4 block is corrupt
   invalid_snapshot,     ///< a snapshot file whose header or checksums are wrong (see snapshot_error::kind)
-  io_error,             ///< a snapshot file that could not be read (see snapshot_error::sys_errno)
+  io_error,             ///< a snapshot file that could not be read (see snapshot_error::sys_errno), or the rest of an RPC frame being decoded as it arrives
   wire_type,            ///< protobuf: a known field arrived with another wire type than its type's
   invalid_field,        ///< protobuf: field number 0 or past 2^29-1, wire type 6 or 7, a stray or mismatched end group
   unknown_field,        ///< a field (protobuf number, JSON key) the type does not have, with decode_options::reject_unknown_fields

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <refwire/rpc/detail/function_ref.hpp>
+#include <refwire/rpc/detail/method.hpp>
 #include <refwire/rpc/options.hpp>
 #include <refwire/serialization/error.hpp>
 
@@ -26,8 +27,12 @@ struct client_method {
   std::string shape;
 };
 
-using encode_fn = function_ref<void(rpc::codec, std::vector<std::byte>&)>;
-using decode_fn = function_ref<refwire::error(rpc::codec, std::span<const std::byte>)>;
+/// Encodes the request into out (cleared first); with the binary codec and a
+/// gather list, large blobs stay in the arguments (encode_request_gathered).
+using encode_fn = function_ref<void(rpc::codec, std::vector<std::byte>&, gather_list*)>;
+/// Decodes a reply of which the span is the beginning; a non-null source
+/// holds the rest (decode_response_from).
+using decode_fn = function_ref<refwire::error(rpc::codec, std::span<const std::byte>, blob_source*)>;
 
 struct client_state;
 struct async_state;

@@ -534,6 +534,44 @@ void encode_request(codec c, std::vector<std::byte>& out, const Args&... args) {
   if constexpr (method<M>::valid) encode_request_checked<M>(c, out, args...);  // else reported at compile time
 }
 
+/// Large blobs an encode leaves in the arguments' own memory (binary only):
+/// see refwire::detail::bin::gather_list.
+using gather_list = refwire::detail::bin::gather_list;
+/// Where the rest of a reply comes from while it is decoded (binary only).
+using blob_source = refwire::detail::blob_source;
+
+/// encode_request, except that with the binary codec and a gather list, the
+/// arguments' large blobs (gather_list::min_blob bytes and more) are not
+/// copied into out but listed in gather, pointing into the caller's
+/// arguments: the request is out with the blobs put back at their places,
+/// valid while the arguments are. Only when every argument travels by
+/// reference (an argument converted to its parameter's type is a temporary:
+/// then everything is copied and gather is left empty).
+///   gather_list g;  encode_request_gathered<&store::put>(codec::binary, out, &g, blob);  // g.count == 1
+template <auto M, class... Args>
+void encode_request_gathered(codec c, std::vector<std::byte>& out, gather_list* gather, const Args&... args) {
+  if constexpr (method<M>::valid) {
+    using params = typename method<M>::params;
+    constexpr bool by_reference = []<std::size_t... K>(std::index_sequence<K...>) {
+      if constexpr (sizeof...(Args) != std::tuple_size_v<params>) {
+        return false;
+      } else {
+        return (std::is_same_v<std::remove_cv_t<Args>, std::tuple_element_t<K, params>> && ...);
+      }
+    }(std::index_sequence_for<Args...>{});
+    if constexpr (by_reference) {
+      if (gather != nullptr && c == codec::binary) {
+        const std::tuple<const Args&...> request(args...);
+        out.clear();
+        refwire::detail::bin::encode_gather(request, out, *gather);
+        return;
+      }
+    }
+    if (gather != nullptr) gather->clear();
+    encode_request_checked<M>(c, out, args...);
+  }
+}
+
 /// Where the client's decode_response puts a method's result: `value` (an
 /// R), or nothing for a void method.
 ///   result_storage<&calculator::add> r;  decode_response<&calculator::add>(c, payload, r, a, b);  use(r.value);
@@ -548,15 +586,20 @@ template <auto M>
 using result_storage = result_holder<std::remove_cv_t<typename method<M>::result>>;
 
 template <auto M, class... Args>
-refwire::error decode_response_checked(codec c, std::span<const std::byte> in, result_storage<M>& result,
-                                      Args&&... args) {
+refwire::error decode_response_checked(codec c, std::span<const std::byte> in, blob_source* source,
+                                      result_storage<M>& result, Args&&... args) {
   using m = method<M>;
   using R = typename m::result;
   constexpr auto outs = m::out_positions;
   static_assert(sizeof...(Args) == std::tuple_size_v<typename m::params>,
                 "refwire: decode_response<M>(..., args...): pass the call's arguments, all of them");
   typename m::response response{};
-  if (refwire::error e = decode_payload(c, in, response)) return e;
+  if (source != nullptr && c == codec::binary) {
+    if (refwire::error e = refwire::detail::bin::decode_streaming(in, response, refwire::decode_options{}, *source))
+      return e;
+  } else if (refwire::error e = decode_payload(c, in, response)) {
+    return e;
+  }
   constexpr std::size_t first = std::is_void_v<R> ? 0 : 1;
   if constexpr (!std::is_void_v<R>) result.value = std::move(std::get<0>(response));
   auto refs = std::forward_as_tuple(args...);
@@ -583,7 +626,22 @@ template <auto M, class... Args>
 [[nodiscard]] refwire::error decode_response(codec c, std::span<const std::byte> in, result_storage<M>& result,
                                              Args&&... args) {
   if constexpr (method<M>::valid) {
-    return decode_response_checked<M>(c, in, result, std::forward<Args>(args)...);
+    return decode_response_checked<M>(c, in, nullptr, result, std::forward<Args>(args)...);
+  } else {
+    return {};  // reported at compile time
+  }
+}
+
+/// decode_response of a reply of which `in` is the beginning and, when
+/// source is not nullptr (binary only), source holds the rest: large blobs
+/// past `in` are read from it straight into the result's storage (see
+/// refwire::detail::bin::decode_streaming). With source nullptr, the same as
+/// decode_response.
+template <auto M, class... Args>
+[[nodiscard]] refwire::error decode_response_from(codec c, std::span<const std::byte> in, blob_source* source,
+                                                  result_storage<M>& result, Args&&... args) {
+  if constexpr (method<M>::valid) {
+    return decode_response_checked<M>(c, in, source, result, std::forward<Args>(args)...);
   } else {
     return {};  // reported at compile time
   }
@@ -604,6 +662,15 @@ struct call_outcome {
 /// Decodes the arguments, calls the method on impl, encodes the reply.
 using invoke_fn = void (*)(void* impl, codec c, std::span<const std::byte> request, std::vector<std::byte>& response,
                            call_outcome& outcome);
+/// invoke_fn for a binary request of which `request` is the beginning and
+/// `rest` holds the others (a large argument read as it arrived).
+using invoke_from_fn = void (*)(void* impl, codec c, std::span<const std::byte> request, blob_source& rest,
+                                std::vector<std::byte>& response, call_outcome& outcome);
+/// Where the first large run of the arguments (a blob, a string, a vector of
+/// arithmetic values of gather_list::min_blob bytes or more) that goes past
+/// `request` starts, when `request` is the beginning of binary arguments of
+/// `size` bytes: true with its offset and length (find_streamed_run).
+using probe_fn = bool (*)(std::span<const std::byte> request, std::size_t size, std::size_t& at, std::size_t& length);
 
 /// One method a server serves: what the handshake lists, the object, and how to call it.
 ///   for (const served_method& s : serve_table<calculator>(impl)) by_id[s.info.id] = s;
@@ -612,6 +679,8 @@ struct served_method {
   void* impl = nullptr;  ///< the I* the table was built for, as void*
   invoke_fn invoke = nullptr;
   bool one_way_ok = false;  ///< void, no out-parameter: may be called with notify
+  invoke_from_fn invoke_from = nullptr;
+  probe_fn probe = nullptr;
 };
 
 /// The readable name of a type_info ("std::out_of_range"), demangled by the C++ ABI.
@@ -679,8 +748,8 @@ typename method<M>::params& reused_params() {
 }
 
 template <auto M>
-void invoke_checked(void* impl, codec c, std::span<const std::byte> request, std::vector<std::byte>& response,
-                    call_outcome& outcome) {
+void invoke_checked(void* impl, codec c, std::span<const std::byte> request, blob_source* source,
+                    std::vector<std::byte>& response, call_outcome& outcome) {
   using m = method<M>;
   using I = typename m::interface;
   using R = typename m::result;
@@ -690,10 +759,13 @@ void invoke_checked(void* impl, codec c, std::span<const std::byte> request, std
   outcome.type.clear();
   outcome.message.clear();
   std::optional<typename m::params> fresh;
-  typename m::params& params = c == codec::binary && request.size() <= reused_params_limit
+  typename m::params& params = c == codec::binary && source == nullptr && request.size() <= reused_params_limit
                                    ? reused_params<M>()
                                    : fresh.emplace();
-  if (refwire::error e = decode_payload(c, request, params)) {
+  const refwire::error failed = source != nullptr && c == codec::binary
+                                   ? refwire::detail::bin::decode_streaming(request, params, {}, *source)
+                                   : decode_payload(c, request, params);
+  if (const refwire::error& e = failed) {
     outcome.code = status_code::invalid_argument;
     outcome.message = std::string(m::full_name) + ": the arguments do not decode as " + parameter_list<M>() + ": " +
                       e.message();
@@ -740,7 +812,27 @@ void invoke_checked(void* impl, codec c, std::span<const std::byte> request, std
 template <auto M>
 void invoke(void* impl, codec c, std::span<const std::byte> request, std::vector<std::byte>& response,
             call_outcome& outcome) {
-  if constexpr (method<M>::valid) invoke_checked<M>(impl, c, request, response, outcome);  // else reported at compile time
+  // else reported at compile time
+  if constexpr (method<M>::valid) invoke_checked<M>(impl, c, request, nullptr, response, outcome);
+}
+
+/// invoke of a binary request whose beginning is `request` and whose rest
+/// `rest` holds: its first large run is handed over (a std::vector<std::byte>
+/// argument takes the source's buffer) or copied from there.
+template <auto M>
+void invoke_from(void* impl, codec c, std::span<const std::byte> request, blob_source& rest,
+                 std::vector<std::byte>& response, call_outcome& outcome) {
+  if constexpr (method<M>::valid) invoke_checked<M>(impl, c, request, &rest, response, outcome);
+}
+
+/// probe_fn of M: where its arguments' first large run starts.
+template <auto M>
+bool probe_request(std::span<const std::byte> request, std::size_t size, std::size_t& at, std::size_t& length) {
+  if constexpr (method<M>::valid) {
+    return refwire::detail::bin::find_streamed_run<typename method<M>::params>(request, size, at, length);
+  } else {
+    return false;
+  }
 }
 
 /// The table a server dispatches from: one entry per method of I, in
@@ -753,7 +845,8 @@ std::vector<served_method> serve_table(I& impl) {
   const std::vector<method_info>& infos = methods_of<I>();
   return [&]<template <class...> class L, class... D, std::size_t... K>(L<D...>, std::index_sequence<K...>) {
     return std::vector<served_method>{
-        served_method{infos[K], static_cast<void*>(&impl), &invoke<D::pointer>, method<D::pointer>::one_way_ok}...};
+        served_method{infos[K], static_cast<void*>(&impl), &invoke<D::pointer>, method<D::pointer>::one_way_ok,
+                      &invoke_from<D::pointer>, &probe_request<D::pointer>}...};
   }(described_methods_t<I>{}, std::make_index_sequence<boost::mp11::mp_size<described_methods_t<I>>::value>{});
 }
 

@@ -79,6 +79,26 @@ bool from_nanoseconds(reader& r, std::int64_t ns, D& out) {
 template <class T>
 bool read(reader& r, T& v);
 
+/// A large run of `bytes` bytes (n elements) that goes past the reader's
+/// range, read straight into v's storage from r.source (r.can_stream said
+/// it may). v is a std::vector<std::byte>, a std::string or a vector of
+/// arithmetic values.
+template <class T>
+[[gnu::noinline]] bool read_streamed(reader& r, T& v, std::uint64_t n, std::uint64_t bytes) {
+  constexpr bool counted = !std::is_same_v<T, std::string> && !std::is_same_v<T, std::vector<std::byte>>;
+  if (counted && n > r.elements_left) return fail_elements(r, n);
+  if (!charge(r, bytes)) return false;
+  if (!r.source->accept(r, static_cast<std::size_t>(bytes))) return false;
+  if constexpr (counted) r.elements_left -= n;
+  if constexpr (std::is_same_v<T, std::vector<std::byte>>) {
+    return r.source->fill_vector(r, v, static_cast<std::size_t>(n));
+  } else {
+    v.clear();
+    v.resize(static_cast<std::size_t>(n));
+    return r.source->fill(r, reinterpret_cast<std::byte*>(v.data()), static_cast<std::size_t>(bytes));
+  }
+}
+
 /// A std::string_view or std::span<const std::byte> (deserialize_view only):
 /// the bytes stay in the input and the view points at them, bounds-checked as
 /// a copy is; nothing is allocated, so the allocation budget is not charged.
@@ -312,7 +332,12 @@ bool read(reader& r, T& v) {
   } else if constexpr (s == shape::blob) {
     std::uint64_t n;
     if (!read_varint(r, n)) [[unlikely]] return false;
-    if (n > r.left()) [[unlikely]] return fail_truncated(r, "bytes", n);
+    if (n > r.left()) [[unlikely]] {
+      if constexpr (std::is_same_v<T, std::vector<std::byte>>) {
+        if (r.can_stream(n)) return read_streamed(r, v, n, n);
+      }
+      return fail_truncated(r, "bytes", n);
+    }
     if (!charge(r, n)) [[unlikely]] return false;
     v.assign(r.cur, r.cur + n);
     r.cur += n;
@@ -351,7 +376,11 @@ bool read(reader& r, T& v) {
     using E = typename T::value_type;
     std::uint64_t n;
     if (!read_varint(r, n)) [[unlikely]] return false;
-    if (n > r.left() / sizeof(E)) [[unlikely]] return fail_count(r, "vector", n, sizeof(E));
+    if (n > r.left() / sizeof(E)) [[unlikely]] {
+      if (n <= (std::uint64_t{1} << 60) / sizeof(E) && r.can_stream(n * sizeof(E)))
+        return read_streamed(r, v, n, n * sizeof(E));
+      return fail_count(r, "vector", n, sizeof(E));
+    }
     if (n > r.elements_left) [[unlikely]] return fail_elements(r, n);
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(E);
     if (!charge(r, bytes)) [[unlikely]] return false;
@@ -524,6 +553,62 @@ bool read(reader& r, T& v) {
                   "make it an aggregate, or specialize refwire::codec<T>");
     return false;
   }
+}
+
+/// Decodes a T from an input of which `in` is the beginning and `source`
+/// holds the rest (source.pending() bytes): large blobs, strings and vectors
+/// of arithmetic values that reach past `in` are read from the source
+/// straight into out's storage. The value must span the whole input.
+/// When the decode fails and !source.used(), nothing was read from the source.
+template <class T>
+error decode_streaming(std::span<const std::byte> in, T& out, const decode_options& options, blob_source& source) {
+  reader r(in, options);
+  r.source = &source;
+  if (!read(r, out)) [[unlikely]] return make_error(r);
+  if (r.cur != r.end || source.pending() != 0) [[unlikely]] {
+    fail(r, errc::trailing_bytes, std::to_string(r.left() + source.pending()) + " trailing bytes after the value");
+    return make_error(r);
+  }
+  return {};
+}
+
+/// Where the first large run of a T's encoding (a blob, a string, a vector
+/// of arithmetic values) that reaches past `in` starts, when `in` is the
+/// beginning of an input of `total` bytes: decodes a T from `in` until it
+/// meets that run, then stops. True with `at` (the run's offset in the input)
+/// and `size` (its bytes) set; false when the decode ends or fails before one.
+/// A reader of the input as it arrives can then put the run where it wants
+/// (replayed later with a source that hands it over).
+template <class T>
+bool find_streamed_run(std::span<const std::byte> in, std::size_t total, std::size_t& at, std::size_t& size) {
+  class probe final : public blob_source {
+   public:
+    explicit probe(std::size_t pending) : blob_source(pending) {}
+    bool found = false;
+    std::size_t at = 0;
+    std::size_t size = 0;
+    bool accept(byte_reader& r, std::size_t n) override {
+      found = true;
+      at = r.offset();
+      size = n;
+      return fail(r, errc::io_error, "stopped at the first run past the bytes read");
+    }
+
+   protected:
+    bool read_exact(std::byte* /*dest*/, std::size_t /*n*/, std::string& why) override {
+      why = "a probe reads nothing";
+      return false;
+    }
+    std::byte* rest_buffer(std::size_t /*n*/) override { return nullptr; }
+  };
+  if (total < in.size()) return false;
+  probe p(total - in.size());
+  T scratch{};
+  (void)decode_streaming(in, scratch, decode_options{}, p);
+  if (!p.found) return false;
+  at = p.at;
+  size = p.size;
+  return true;
 }
 
 }  // namespace refwire::detail::bin

@@ -26,13 +26,39 @@
 
 namespace refwire::detail::bin {
 
+/// The blobs an encode left in the value's own memory instead of copying them
+/// (encode_gather): blob k's bytes belong in the encoding at out[blobs[k].at],
+/// so the whole encoding is out[0, at0) blob0 out[at0, at1) blob1 ... out[at_last, end).
+/// Only contiguous runs of at least min_blob bytes that the value itself
+/// holds (a std::vector<std::byte>, a std::string, a vector of arithmetic
+/// values, a string_view) are left out, at most max_blobs of them; the rest
+/// is copied as usual. The pointers stay valid while the value does.
+struct gather_list {
+  static constexpr std::size_t max_blobs = 8;
+  static constexpr std::size_t min_blob = 64 * 1024;
+  struct blob {
+    std::size_t at = 0;
+    const std::byte* data = nullptr;
+    std::size_t size = 0;
+  };
+  blob blobs[max_blobs];
+  std::size_t count = 0;
+  std::size_t bytes = 0;  ///< the blobs' bytes, in all
+
+  void clear() noexcept {
+    count = 0;
+    bytes = 0;
+  }
+};
+
 /// Stages small writes on the stack and appends them to the output in blocks;
 /// large byte runs go straight to the output. Nothing is zero-filled.
 class writer {
  public:
   static constexpr std::size_t stage_size = 2048;
 
-  explicit writer(std::vector<std::byte>& out) noexcept : out_(out) {}
+  explicit writer(std::vector<std::byte>& out, gather_list* gather = nullptr) noexcept
+      : out_(out), gather_(gather) {}
   writer(const writer&) = delete;
   writer& operator=(const writer&) = delete;
 
@@ -88,8 +114,32 @@ class writer {
       return;
     }
     put_varint(n);
-    put_bytes(v.data(), n);
+    put_blob(v.data(), n);
   }
+
+  /// A run of bytes the value being written holds in its own memory: left
+  /// there (recorded in the gather list) when it is large and a list is set,
+  /// else copied like put_bytes.
+  void put_blob(const void* p, std::size_t n) {
+    if (gather_ != nullptr && n >= gather_list::min_blob && gather_->count < gather_list::max_blobs) {
+      flush();
+      gather_->blobs[gather_->count++] = {out_.size(), static_cast<const std::byte*>(p), n};
+      gather_->bytes += n;
+      return;
+    }
+    put_bytes(p, n);
+  }
+
+  /// Stops recording blobs while a temporary is written (a codec's wire
+  /// value, a text's string), restoring the list on destruction.
+  struct no_gather {
+    writer& w;
+    gather_list* saved;
+    explicit no_gather(writer& wr) noexcept : w(wr), saved(wr.gather_) { wr.gather_ = nullptr; }
+    ~no_gather() { w.gather_ = saved; }
+    no_gather(const no_gather&) = delete;
+    no_gather& operator=(const no_gather&) = delete;
+  };
 
   void put_bytes(const void* p, std::size_t n) {
     if (n <= static_cast<std::size_t>(lim_ - pos_)) {
@@ -118,6 +168,7 @@ class writer {
 
  private:
   std::vector<std::byte>& out_;
+  gather_list* gather_ = nullptr;
   std::byte stage_[stage_size];
   std::byte* pos_ = stage_;
   std::byte* const lim_ = stage_ + stage_size;
@@ -231,6 +282,7 @@ template <class T>
 void write(writer& w, const T& v) {
   constexpr shape s = shape_of<T>();
   if constexpr (s == shape::codec) {
+    const writer::no_gather temporary(w);  // to_wire may return a temporary
     write(w, codec<T>::to_wire(v));
   } else if constexpr (s == shape::boolean) {
     w.put(static_cast<std::uint8_t>(v ? 1 : 0));
@@ -242,10 +294,11 @@ void write(writer& w, const T& v) {
     w.put(v);
   } else if constexpr (s == shape::string && is_string_view_v<T>) {  // the same bytes as a std::string
     w.put_varint(v.size());
-    w.put_bytes(v.data(), v.size());
+    w.put_blob(v.data(), v.size());
   } else if constexpr (s == shape::string) {
     w.put_string(v);
   } else if constexpr (s == shape::text) {
+    const writer::no_gather temporary(w);
     const std::string text = text_of(v);
     if constexpr (is_path_v<T>) {
       if (!wire::utf8_valid(text.data(), text.size())) [[unlikely]] throw_path_not_utf8(text);
@@ -257,7 +310,7 @@ void write(writer& w, const T& v) {
     w.put_bytes(bytes, bitset_bytes<bitset_size<T>>);
   } else if constexpr (s == shape::blob) {
     w.put_varint(v.size());
-    w.put_bytes(v.data(), v.size());
+    w.put_blob(v.data(), v.size());
   } else if constexpr (s == shape::uuid) {
     w.put_bytes(v.bytes.data(), 16);
   } else if constexpr (s == shape::timestamp) {
@@ -273,7 +326,7 @@ void write(writer& w, const T& v) {
     }
   } else if constexpr (is_raw_vector<T>) {
     w.put_varint(v.size());
-    w.put_bytes(v.data(), v.size() * sizeof(typename T::value_type));
+    w.put_blob(v.data(), v.size() * sizeof(typename T::value_type));
   } else if constexpr (s == shape::sequence || s == shape::set) {
     w.put_varint(v.size());
     write_elements<typename T::value_type>(w, v);
@@ -328,6 +381,27 @@ inline void encode(const T& v, std::vector<std::byte>& out) {
     });
   } else {
     writer w(out);
+    write(w, v);
+    w.flush();
+  }
+}
+
+/// Like encode, but large runs of bytes that v holds itself stay in v's
+/// memory: they are listed in gather (cleared first) instead of copied into
+/// out, for a caller that sends out and the blobs as one gather write while
+/// v lives. Bytes on the wire are the same as encode's.
+///   gather_list g;  encode_gather(request, out, g);  // out + g.bytes == the encoding's size
+template <class T>
+inline void encode_gather(const T& v, std::vector<std::byte>& out, gather_list& gather) {
+  gather.clear();
+  if constexpr (can_fail<T>) {
+    encode_entry([&] {
+      writer w(out, &gather);
+      write(w, v);
+      w.flush();
+    });
+  } else {
+    writer w(out, &gather);
     write(w, v);
     w.flush();
   }

@@ -99,6 +99,55 @@ struct byte_cursor {
   const std::byte* end;
 };
 
+struct byte_reader;
+
+/// Where the rest of an input comes from when the reader holds only its
+/// beginning (the binary decoder of a large RPC frame still arriving): a
+/// large run of bytes that goes past the reader's range (a blob, a string, a
+/// vector of arithmetic values) is read straight into the destination's
+/// storage, then the rest of the input becomes the reader's range.
+class blob_source {
+ public:
+  virtual ~blob_source() = default;
+  blob_source(const blob_source&) = delete;
+  blob_source& operator=(const blob_source&) = delete;
+
+  /// The input's bytes not yet in the reader's range.
+  [[nodiscard]] std::size_t pending() const noexcept { return pending_; }
+  /// Whether a run has been taken from the source (the input is then consumed
+  /// past the range the decode started with).
+  [[nodiscard]] bool used() const noexcept { return used_; }
+
+  /// Called when a run of n bytes that starts at r.cur and goes past the
+  /// range is about to be read, before its destination is sized: false stops
+  /// the decode (the source records the failure in r). By default true.
+  virtual bool accept(byte_reader& r, std::size_t n);
+  /// Fills dest with the n-byte run at r.cur: the reader's r.left() bytes,
+  /// then n - r.left() from the source; then makes the rest of the input
+  /// (pending() after that) the reader's range (r.base moves on, so offsets
+  /// stay those of the whole input). False, with the failure recorded in r,
+  /// when the source fails. Requires r.left() < n <= r.left() + pending().
+  bool fill(byte_reader& r, std::byte* dest, std::size_t n);
+  /// fill for a std::vector<std::byte> destination: sized to n and filled by
+  /// default; a source that holds the run in a vector already may hand it over.
+  virtual bool fill_vector(byte_reader& r, std::vector<std::byte>& v, std::size_t n);
+
+ protected:
+  explicit blob_source(std::size_t pending) noexcept : pending_(pending) {}
+  /// Reads exactly n bytes into dest; false (why set) on failure.
+  virtual bool read_exact(std::byte* dest, std::size_t n, std::string& why) = 0;
+  /// A buffer of n bytes for the rest of the input (read into it next).
+  virtual std::byte* rest_buffer(std::size_t n) = 0;
+  /// After the n-byte run at r.cur has been taken (its r.left() bytes in the
+  /// range, the others from the source): reads the rest of the input and
+  /// makes it the reader's range. False (recorded) when reading fails.
+  bool advance(byte_reader& r, std::size_t n);
+
+ private:
+  std::size_t pending_;
+  bool used_ = false;
+};
+
 /// A reader over a byte range (binary, protobuf): the cursor, the budgets and
 /// the failure record; failures are recorded at the cursor. The cursor comes
 /// first in the object (the hot loads are at small offsets, and the layout is
@@ -108,7 +157,16 @@ struct byte_reader : byte_cursor, decode_context {
       : byte_cursor{in.data(), in.data(), in.data() + in.size()}, decode_context(o) {}
 
   [[nodiscard]] std::size_t left() const noexcept { return static_cast<std::size_t>(end - cur); }
-  [[nodiscard]] std::size_t offset() const noexcept { return static_cast<std::size_t>(cur - begin); }
+  [[nodiscard]] std::size_t offset() const noexcept { return base + static_cast<std::size_t>(cur - begin); }
+  /// Whether a run of n bytes past the range can still come from the source.
+  [[nodiscard]] bool can_stream(std::uint64_t n) const noexcept {
+    return source != nullptr && n > left() && n - left() <= source->pending();
+  }
+
+  /// The binary decoder's source of the input past the range, or nullptr.
+  blob_source* source = nullptr;
+  /// The input's offset of begin (non-zero once a source has refilled the range).
+  std::size_t base = 0;
 };
 
 // byte_reader failures at the cursor (out of line); each returns false.
