@@ -2,10 +2,14 @@
 //
 // The session protocol, shared by every floor transport: the client sends a
 // 12-byte header (u32 request size, u32 reply size, u32 flags; flag 1: one
-// round trip, then the server closes), then requests of exactly `request`
-// bytes. The server answers each with the first `reply` bytes of it (zeros
+// round trip, then the server closes; flag 2: values, below), then requests
+// of exactly `request` bytes. The server answers each with the first `reply` bytes of it (zeros
 // past the request). A request whose first byte is 0xff ends the session
-// without a reply; the next header, or end of stream, follows.
+// without a reply; the next header, or end of stream, follows. With flag 2
+// each side handles the bytes as an RPC call's values at least must be: the
+// server reads each request into a new vector, copies its first `reply` bytes
+// into another (a handler returning what it got) and sends that; the client
+// reads each reply into a new vector.
 #include "floors.hpp"
 
 #include <arpa/inet.h>
@@ -34,6 +38,7 @@ namespace rpcbench::floors {
 namespace {
 
 constexpr std::uint32_t flag_one_shot = 1;
+constexpr std::uint32_t flag_values = 2;
 constexpr std::byte end_of_session{0xff};
 constexpr std::size_t max_message = std::size_t{64} << 20;  // the server refuses a header asking for more
 constexpr auto client_wait = std::chrono::seconds(10);      // a floor server that does not answer by then is broken
@@ -248,6 +253,16 @@ void serve_pipe(byte_pipe& p) {
   while (p.read_exact(reinterpret_cast<std::byte*>(&h), sizeof h)) {
     if (h.request == 0 || h.request > max_message || h.reply > max_message) return;
     buf.assign(std::max(h.request, h.reply), std::byte{0});
+    if ((h.flags & flag_values) != 0 && h.reply <= h.request) {
+      for (;;) {
+        std::vector<std::byte> in(h.request);
+        if (!p.read_exact(in.data(), h.request)) return;
+        if (in[0] == end_of_session) break;
+        const std::vector<std::byte> out(in.begin(), in.begin() + h.reply);
+        p.write_all(out.data(), out.size());
+      }
+      continue;
+    }
     for (;;) {
       if (!p.read_exact(buf.data(), h.request)) return;
       if (buf[0] == end_of_session) break;
@@ -356,7 +371,7 @@ client::client(std::string_view transport, const std::string& address) : transpo
 
 client::~client() = default;
 
-void client::use(std::size_t request, std::size_t reply) {
+void client::use(std::size_t request, std::size_t reply, bool values) {
   // Connecting here, just before the header, keeps the server's accept thread
   // from waiting on a connection that has not said what it is yet.
   if (!pipe_ && transport_ == "shm") {
@@ -368,22 +383,31 @@ void client::use(std::size_t request, std::size_t reply) {
   } else if (!pipe_) {
     pipe_ = std::make_unique<socket_pipe>(connect_socket(transport_, address_));
   }
-  if (in_session_ && request == request_.size() && reply == reply_.size()) return;
+  if (in_session_ && request == request_.size() && reply == reply_.size() && values == values_) return;
   if (in_session_) {
     request_[0] = end_of_session;
     pipe_->write_all(request_.data(), request_.size());
   }
-  const header h{static_cast<std::uint32_t>(request), static_cast<std::uint32_t>(reply), 0};
+  const header h{static_cast<std::uint32_t>(request), static_cast<std::uint32_t>(reply), values ? flag_values : 0};
   pipe_->write_all(reinterpret_cast<const std::byte*>(&h), sizeof h);
   request_.assign(request, std::byte{0});
   for (std::size_t i = 1; i < request; ++i) request_[i] = static_cast<std::byte>(i * 131 + 7);
   reply_.assign(reply, std::byte{0});
   in_session_ = true;
+  values_ = values;
 }
 
 void client::round_trip() {
   request_[0] = std::byte{0};
   pipe_->write_all(request_.data(), request_.size());
+  if (values_) {  // a new vector for each reply, kept in reply_ until the next
+    std::vector<std::byte> fresh(reply_.size());
+    const bool got = pipe_->read_exact(fresh.data(), fresh.size());
+    reply_.swap(fresh);
+    if (got || reply_.empty()) return;
+    errno = ECONNRESET;
+    fail("the server closed the session");
+  }
   if (!pipe_->read_exact(reply_.data(), reply_.size()) && !reply_.empty()) {
     errno = ECONNRESET;
     fail("the server closed the session");

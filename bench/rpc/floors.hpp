@@ -51,8 +51,10 @@ class client {
   ~client();
   client(const client&) = delete;
   client& operator=(const client&) = delete;
-  /// Round trips from now on send request bytes and receive reply bytes.
-  void use(std::size_t request, std::size_t reply);
+  /// Round trips from now on send request bytes and receive reply bytes;
+  /// with values, into new vectors on both sides and through a copy on the
+  /// server, as an RPC call's fresh argument, handler and result must.
+  void use(std::size_t request, std::size_t reply, bool values = false);
   /// One round trip; the reply is in reply() (its first bytes are the request's).
   void round_trip();
   [[nodiscard]] const std::vector<std::byte>& reply() const noexcept { return reply_; }
@@ -63,6 +65,7 @@ class client {
   std::string address_;
   std::unique_ptr<byte_pipe> pipe_;  // connected by the first use(), which sends its header at once
   bool in_session_ = false;
+  bool values_ = false;
   std::vector<std::byte> request_;
   std::vector<std::byte> reply_;
 };

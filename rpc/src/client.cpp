@@ -171,6 +171,9 @@ std::uint32_t ms_left(time_point deadline) {
 
 /// The largest table of calls in flight (max_calls_in_flight is clamped to half of it).
 constexpr std::uint32_t max_table = 1u << 21;
+/// A new connection's table of calls in flight (it doubles when more than
+/// half of it would be taken).
+constexpr std::uint32_t initial_table = 32;
 
 std::uint32_t next_power_of_two(std::uint32_t v) {
   std::uint32_t p = 16;
@@ -210,6 +213,7 @@ struct connection {
   // guarded by client_state::mutex
   std::vector<slot*> table;
   std::uint32_t mask = 0;
+  std::uint32_t max_mask = 0;  // the mask of the largest table (twice max_calls_in_flight)
   std::uint32_t next_id = 1;
   std::uint64_t issued = 0;  // request ids handed out: tells a reply for an id never sent
   std::uint32_t in_flight = 0;
@@ -233,7 +237,10 @@ struct client_state {
   /// only then is the hook clock read.
   bool timing = false;
   bool pinging = false;  // ping_interval > 0
-  boost::asio::io_context io;  // the client's own event loop: connecting
+  /// What the client's streams are made on. Nothing runs it: a client uses
+  /// only their blocking calls, so it never makes its epoll, timer and event
+  /// descriptors (a stream registers at its first asynchronous operation).
+  boost::asio::io_context io;
   deadline_mutex connect_mutex;
   std::mutex mutex;
   std::shared_ptr<connection> current;
@@ -443,7 +450,10 @@ std::shared_ptr<connection> connect_unlogged(client_state& st, time_point call_d
     fail(status_code::unavailable, "handshake with " + st.uri + " failed: " + e.what());
   }
   c->max_in_flight = std::clamp<std::uint32_t>(st.options.max_calls_in_flight, 1, max_table / 2);
-  c->mask = next_power_of_two(c->max_in_flight * 2) - 1;
+  // The table starts small and doubles as calls in flight need it, up to
+  // twice max_calls_in_flight (a new connection touches 256 bytes, not 64 KiB).
+  c->max_mask = next_power_of_two(c->max_in_flight * 2) - 1;
+  c->mask = std::min<std::uint32_t>(c->max_mask, initial_table - 1);
   c->table.assign(static_cast<std::size_t>(c->mask) + 1, nullptr);
   const clock::rep connected_at = clock::now().time_since_epoch().count();
   c->last_used.store(connected_at, std::memory_order_relaxed);
@@ -576,6 +586,17 @@ void enroll_locked(client_state& st, connection& c, slot& s) {
       fail(status_code::resource_exhausted, method_name(st, s.method) + ": " + std::to_string(c.in_flight) +
                                                 " calls are in flight on this connection (max_calls_in_flight)");
     }
+  }
+  if ((c.in_flight + 2) * 2 > c.mask + 1 && c.mask < c.max_mask) {
+    // twice the size: every entry keeps a slot of its own (id & the new mask
+    // differ where id & the old mask did)
+    std::vector<slot*> bigger(static_cast<std::size_t>(c.mask) * 2 + 2, nullptr);
+    const std::uint32_t mask = c.mask * 2 + 1;
+    for (slot* e : c.table) {
+      if (e != nullptr) bigger[e->id & mask] = e;
+    }
+    c.table.swap(bigger);
+    c.mask = mask;
   }
   std::uint32_t id = c.next_id;
   while (id == 0 || c.table[id & c.mask] != nullptr) ++id;
@@ -911,9 +932,8 @@ void read_until(client_state& st, connection& c, slot& own, time_point deadline,
       }
     }
     if (own_done) return;
-    // A read takes at most frame_reader::initial_size bytes, unless it reads
-    // the rest of a frame that goes through the buffer whole: a large reply
-    // to own is then seen before its bytes fill the buffer.
+    // A read takes at most frame_reader::read_max bytes unless it reads the
+    // rest of a frame that goes through the buffer whole.
     streamed how = streamed::no_frame;
     if (decode_own != nullptr) {
       how = try_stream(st, c, own, deadline, *decode_own);
@@ -921,8 +941,8 @@ void read_until(client_state& st, connection& c, slot& own, time_point deadline,
     } else if (c.reader.partial(st.options.max_frame_size)) {
       how = streamed::no;
     }
-    std::span<std::byte> into = c.reader.space(how == streamed::wait ? frame_reader::initial_size : SIZE_MAX);
-    if (how != streamed::no && into.size() > frame_reader::initial_size) into = into.first(frame_reader::initial_size);
+    std::span<std::byte> into = c.reader.space(how == streamed::wait ? frame_reader::read_max : SIZE_MAX);
+    if (how != streamed::no && into.size() > frame_reader::read_max) into = into.first(frame_reader::read_max);
     std::size_t n = 0;
     try {
       n = c.stream->read_some(into, deadline);

@@ -23,7 +23,12 @@ struct frame_view {
 
 class frame_reader {
  public:
-  static constexpr std::size_t initial_size = 64 * 1024;
+  /// The buffer a new connection starts with (it grows to fit a frame).
+  static constexpr std::size_t initial_size = 4 * 1024;
+  /// The most one read takes (space(read_max)) unless it reads the rest of a
+  /// frame that goes through the buffer whole: a large frame's header is then
+  /// seen before its bytes fill the buffer.
+  static constexpr std::size_t read_max = 64 * 1024;
 
   /// The next whole frame, or nullopt when more bytes are needed; on a header
   /// that does not parse, nullopt with why set.

@@ -491,12 +491,11 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       });
       return;
     }
-    // A read takes at most frame_reader::initial_size bytes unless it reads
-    // the rest of a frame that goes through the buffer whole: a large
-    // request is then seen before its bytes fill the buffer.
+    // A read takes at most frame_reader::read_max bytes unless it reads the
+    // rest of a frame that goes through the buffer whole.
     const bool whole = !probing && reader.partial(server.options.max_frame_size).has_value();
-    std::span<std::byte> into = reader.space(whole ? SIZE_MAX : frame_reader::initial_size);
-    if (!whole && into.size() > frame_reader::initial_size) into = into.first(frame_reader::initial_size);
+    std::span<std::byte> into = reader.space(whole ? SIZE_MAX : frame_reader::read_max);
+    if (!whole && into.size() > frame_reader::read_max) into = into.first(frame_reader::read_max);
     outstanding.fetch_add(1);
     stream->async_read_some(into, [this](transports::errc e, std::size_t n) {
       on_read(e, n);

@@ -29,6 +29,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -119,11 +120,13 @@ ssize_t send_once(int fd, const gather& g) {
 
 class socket_stream final : public stream {
  public:
-  socket_stream(asio::io_context& io, int fd, peer_identity peer)
-      : fd_(fd), descriptor_(io, fd), peer_(std::move(peer)) {}
+  socket_stream(asio::io_context& io, int fd, peer_identity peer) : fd_(fd), io_(io), peer_(std::move(peer)) {}
   socket_stream(const socket_stream&) = delete;
   socket_stream& operator=(const socket_stream&) = delete;
-  ~socket_stream() override { close(); }  // descriptor_ closes the descriptor after this
+  ~socket_stream() override {
+    close();
+    if (!descriptor_) ::close(fd_);  // else descriptor_ closes it after this
+  }
 
   std::size_t read_some(std::span<std::byte> into, time_point deadline) override {
     if (into.empty()) fail(errc::io_error, peer_.address + ": read into an empty buffer");
@@ -190,10 +193,10 @@ class socket_stream final : public stream {
     std::lock_guard lock(mutex_);
     if (closed_->load() || into.empty()) {
       const errc c = into.empty() && !closed_->load() ? errc::io_error : errc::closed;
-      asio::post(descriptor_.get_executor(), [done = std::move(done), c] { done(c, 0); });
+      asio::post(io_.get_executor(), [done = std::move(done), c] { done(c, 0); });
       return;
     }
-    descriptor_.async_read_some(asio::buffer(into.data(), into.size()),
+    descriptor().async_read_some(asio::buffer(into.data(), into.size()),
                                 [closed = closed_, done = std::move(done)](const boost::system::error_code& ec,
                                                                            std::size_t n) {
                                   if (closed->load() || ec == asio::error::eof ||
@@ -210,10 +213,10 @@ class socket_stream final : public stream {
   void async_wait_writable(std::function<void(errc)> done) override {
     std::lock_guard lock(mutex_);
     if (closed_->load()) {
-      asio::post(descriptor_.get_executor(), [done = std::move(done)] { done(errc::closed); });
+      asio::post(io_.get_executor(), [done = std::move(done)] { done(errc::closed); });
       return;
     }
-    descriptor_.async_wait(asio::posix::stream_descriptor::wait_write,
+    descriptor().async_wait(asio::posix::stream_descriptor::wait_write,
                            [closed = closed_, done = std::move(done)](const boost::system::error_code& ec) {
                              if (closed->load() || ec == asio::error::operation_aborted) {
                                done(errc::closed);
@@ -229,7 +232,7 @@ class socket_stream final : public stream {
     ::shutdown(fd_, SHUT_RDWR);
     std::lock_guard lock(mutex_);
     boost::system::error_code ignored;
-    descriptor_.cancel(ignored);
+    if (descriptor_) descriptor_->cancel(ignored);
   }
 
   [[nodiscard]] const peer_identity& peer() const noexcept override { return peer_; }
@@ -238,9 +241,19 @@ class socket_stream final : public stream {
  private:
   [[noreturn]] void fail_closed() const { fail(errc::closed, peer_.address + ": the stream is closed"); }
 
+  /// The asio descriptor, made at the first asynchronous operation (mutex_
+  /// held): a stream used only through its blocking calls (a client's)
+  /// never registers with the event loop, and a loop that has none makes
+  /// no epoll, timer or event descriptors of its own.
+  asio::posix::stream_descriptor& descriptor() {
+    if (!descriptor_) descriptor_.emplace(io_, fd_);
+    return *descriptor_;
+  }
+
   int fd_;
+  asio::io_context& io_;
   std::mutex mutex_;  // the descriptor's asynchronous operations: initiation and cancel
-  asio::posix::stream_descriptor descriptor_;
+  std::optional<asio::posix::stream_descriptor> descriptor_;
   std::shared_ptr<std::atomic<bool>> closed_ = std::make_shared<std::atomic<bool>>(false);
   peer_identity peer_;
 };

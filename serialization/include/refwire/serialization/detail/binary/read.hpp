@@ -591,7 +591,7 @@ bool find_streamed_run(std::span<const std::byte> in, std::size_t total, std::si
       found = true;
       at = r.offset();
       size = n;
-      return fail(r, errc::io_error, "stopped at the first run past the bytes read");
+      return false;  // the decode stops here; nothing recorded (nothing allocated for a message never read)
     }
 
    protected:
