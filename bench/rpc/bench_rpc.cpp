@@ -483,6 +483,8 @@ struct latency_row {
   /// Bytes8M over sockets: the floor with fresh values (floors::client::use's
   /// values: a new argument and result vector and the handler's copy).
   std::optional<double> values_floor;
+  /// Conn over sockets: raw connect, two round trips (a handshake's and a call's), close.
+  std::optional<double> handshake_floor;
   std::optional<double> alloc_client, alloc_server;   // refwire's allocations per call
   frame_sizes sizes;
 };
@@ -622,6 +624,14 @@ latency_row run_row(run_state& st, transport_run& tr, const row_spec& spec, cons
       cs.push_back(&floor_c);
     }
   }
+  candidate handshake_c;
+  if (tr.floor_server && spec.what == shape::conn && tr.name != "shm") {
+    handshake_c.call = [name = tr.name, address = tr.floor_server->address(), s = row.sizes] {
+      rpcbench::floors::connect_round_trip_close(name, address, s.request, s.reply, 2);
+    };
+    handshake_c.max_calls = 250;
+    cs.push_back(&handshake_c);
+  }
   candidate values_c;
   if (tr.floor_server && spec.what == shape::bytes8m && tr.name != "shm") {  // one shm session per floor server
     if (!tr.values_floor) tr.values_floor = std::make_unique<rpcbench::floors::client>(tr.name, tr.floor_server->address());
@@ -669,6 +679,7 @@ latency_row run_row(run_state& st, transport_run& tr, const row_spec& spec, cons
   }
   if (!floor_c.seconds_per_call.empty()) row.floor = median(floor_c.seconds_per_call);
   if (!values_c.seconds_per_call.empty()) row.values_floor = median(values_c.seconds_per_call);
+  if (!handshake_c.seconds_per_call.empty()) row.handshake_floor = median(handshake_c.seconds_per_call);
   if (auto g = peer_c.find("grpc"); g != peer_c.end()) row.grpc = median(g->second.seconds_per_call);
   if (auto c = peer_c.find("capnp"); c != peer_c.end()) row.capnp = median(c->second.seconds_per_call);
   return row;
@@ -887,6 +898,10 @@ table latency_table(const run_state& st, const std::string& transport) {
                       ratio(r.grpc, r.refwire), with_rate(r.what, r.capnp), ratio(r.capnp, r.refwire),
                       allocs(r.alloc_client), allocs(r.alloc_server),
                       conn ? "-" : std::to_string(r.sizes.request) + " / " + std::to_string(r.sizes.reply)});
+    if (r.handshake_floor) {  // Conn: connect, two round trips, close
+      t.rows.push_back({std::string(shape_name(r.what)), "handshake floor", "-", with_rate(r.what, r.handshake_floor),
+                        ratio(r.refwire, r.handshake_floor), "-", "-", "-", "-", "-", "-", "-"});
+    }
     if (r.values_floor) {  // Bytes8M: the floor with a new argument, the handler's copy and a new result
       t.rows.push_back({std::string(shape_name(r.what)), "values floor", "-", with_rate(r.what, r.values_floor),
                         ratio(r.refwire, r.values_floor), "-", "-", "-", "-", "-", "-",
@@ -1062,6 +1077,10 @@ struct goal_book {
       const L* c = find(t, shape::conn);
       ratio_goal("Conn within 2x of raw connect + one round trip", t, value(c, &L::refwire), value(c, &L::floor), 2.0,
                  true, false, "refwire/floor");
+      // not one of the goals: the floor of a protocol with a handshake, for scale
+      ratio_goal("Conn against raw connect + two round trips", t, value(c, &L::refwire), value(c, &L::handshake_floor),
+                 2.0, true, false, "refwire/handshake floor");
+      if (goals.back().result != verdict::not_measured) goals.back().result = verdict::info;
     }
     for (const std::string t : {"unix", "tcp", "shm"}) {
       const rate_row* one = find_rate(t, 1, 1);

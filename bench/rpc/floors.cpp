@@ -2,7 +2,8 @@
 //
 // The session protocol, shared by every floor transport: the client sends a
 // 12-byte header (u32 request size, u32 reply size, u32 flags; flag 1: one
-// round trip, then the server closes; flag 2: values, below), then requests
+// round trip, then the server closes, two with flag 4 as well; flag 2: values,
+// below), then requests
 // of exactly `request` bytes. The server answers each with the first `reply` bytes of it (zeros
 // past the request). A request whose first byte is 0xff ends the session
 // without a reply; the next header, or end of stream, follows. With flag 2
@@ -39,6 +40,7 @@ namespace {
 
 constexpr std::uint32_t flag_one_shot = 1;
 constexpr std::uint32_t flag_values = 2;
+constexpr std::uint32_t flag_twice = 4;  // with flag_one_shot: two round trips, then close
 constexpr std::byte end_of_session{0xff};
 constexpr std::size_t max_message = std::size_t{64} << 20;  // the server refuses a header asking for more
 constexpr auto client_wait = std::chrono::seconds(10);      // a floor server that does not answer by then is broken
@@ -263,11 +265,13 @@ void serve_pipe(byte_pipe& p) {
       }
       continue;
     }
+    int round_trips = 0;
     for (;;) {
       if (!p.read_exact(buf.data(), h.request)) return;
       if (buf[0] == end_of_session) break;
       p.write_all(buf.data(), h.reply);
-      if ((h.flags & flag_one_shot) != 0) return;
+      ++round_trips;
+      if ((h.flags & flag_one_shot) != 0 && round_trips == ((h.flags & flag_twice) != 0 ? 2 : 1)) return;
     }
   }
 }
@@ -415,18 +419,27 @@ void client::round_trip() {
 }
 
 void connect_round_trip_close(std::string_view transport, const std::string& address, std::size_t request,
-                              std::size_t reply) {
+                              std::size_t reply, int round_trips) {
   // Header and request in one write, as a client would send its first call.
   std::byte buf[512]{};
   if (sizeof(header) + request > sizeof buf || reply > sizeof buf)
     throw std::runtime_error("floor: the Conn floor takes messages of at most 500 bytes");
-  const header h{static_cast<std::uint32_t>(request), static_cast<std::uint32_t>(reply), flag_one_shot};
+  const header h{static_cast<std::uint32_t>(request), static_cast<std::uint32_t>(reply),
+                 flag_one_shot | (round_trips == 2 ? flag_twice : 0)};
   std::memcpy(buf, &h, sizeof h);
   socket_pipe p(connect_socket(transport, address));
   p.write_all(buf, sizeof h + request);
   if (!p.read_exact(buf, reply)) {
     errno = ECONNRESET;
     fail("the server closed before its reply");
+  }
+  if (round_trips == 2) {
+    std::memset(buf, 0, request);
+    p.write_all(buf, request);
+    if (!p.read_exact(buf, reply)) {
+      errno = ECONNRESET;
+      fail("the server closed before its second reply");
+    }
   }
 }
 

@@ -70,8 +70,10 @@ class client {
   std::vector<std::byte> reply_;
 };
 
-/// The Conn floor: connect, send the request, read the reply, close.
+/// The Conn floor: connect, send the request, read the reply, close. With
+/// round_trips 2, a second round trip before the close (a handshake's and a
+/// call's: what refwire's Conn does at least).
 void connect_round_trip_close(std::string_view transport, const std::string& address, std::size_t request,
-                              std::size_t reply);
+                              std::size_t reply, int round_trips = 1);
 
 }  // namespace rpcbench::floors

@@ -499,6 +499,18 @@ refwire::rpc::detail::frame_header reply_header(const rpctest::seen_frame& to, s
   return h;
 }
 
+/// Answers the handshake, reads a request, sends the first half of an echo
+/// reply of `text` (its header announcing all of it); false when no request came.
+bool send_half_a_reply(fake_peer& p, const std::string& text) {
+  p.answer_handshake();
+  auto f = p.read_frame();
+  if (!f) return false;
+  const std::vector<std::byte> payload = refwire::serialize(std::tuple<std::string>{text});
+  p.send_frame(reply_header(*f, static_cast<std::uint32_t>(payload.size())),
+               std::span<const std::byte>(payload).first(payload.size() / 2), true);
+  return true;
+}
+
 std::string large_text(std::size_t n) {
   std::string s(n, ' ');
   for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>('a' + (i * 7) % 26);
@@ -548,13 +560,7 @@ TEST(client_large, a_server_closing_inside_a_large_reply_fails_the_call_and_the_
   const std::string big = large_text(1u << 20);
   fake_server fake(transport::unix_socket, dir, [&](fake_peer& p, int n) {
     if (n > 0) return p.serve_calculator();
-    p.answer_handshake();
-    auto f = p.read_frame();
-    if (!f) return;
-    const std::vector<std::byte> payload = refwire::serialize(std::tuple<std::string>{big});
-    p.send_frame(reply_header(*f, static_cast<std::uint32_t>(payload.size())),
-                 std::span<const std::byte>(payload).first(payload.size() / 2), true);
-    p.close();
+    if (send_half_a_reply(p, big)) p.close();
   });
   client<calculator> calc(fake.uri(), {.timeout = 10s});
   expect_rpc_error([&] { (void)calc.call<&calculator::echo>(big); }, status_code::unavailable,
@@ -568,12 +574,7 @@ TEST(client_large, a_deadline_inside_a_large_reply_is_deadline_exceeded) {
   std::atomic<bool> release{false};
   fake_server fake(transport::tcp, dir, [&](fake_peer& p, int n) {
     if (n > 0) return p.serve_calculator();
-    p.answer_handshake();
-    auto f = p.read_frame();
-    if (!f) return;
-    const std::vector<std::byte> payload = refwire::serialize(std::tuple<std::string>{big});
-    p.send_frame(reply_header(*f, static_cast<std::uint32_t>(payload.size())),
-                 std::span<const std::byte>(payload).first(payload.size() / 2), true);
+    send_half_a_reply(p, big);
     while (!release.load()) std::this_thread::sleep_for(5ms);  // the rest never comes
   });
   client<calculator> calc(fake.uri(), {.timeout = 10s});

@@ -10,7 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -256,6 +258,43 @@ TEST(binary_streaming, limits_apply_to_streamed_values) {
   ASSERT_TRUE(t);
   EXPECT_EQ(t.code(), refwire::errc::truncated);
   EXPECT_FALSE(short_src.used());
+}
+
+// A failure reported where a value began, after that value was streamed
+// (the range moved on): the offset is the whole input's (found by fuzz_binary:
+// a path that is not UTF-8 was reported at offset 274877580964).
+TEST(binary_streaming, a_failure_after_a_streamed_value_is_reported_where_it_began) {
+  std::string bad(100'000, 'p');
+  bad[50'000] = static_cast<char>(0xff);
+  const std::vector<std::byte> bytes = refwire::serialize(std::make_tuple(std::int32_t{1}, bad));
+  std::vector<std::byte> as_path = bytes;  // the same bytes read as a path
+  const std::span<const std::byte> all(as_path);
+  std::tuple<std::int32_t, std::filesystem::path> whole;
+  const refwire::error full = refwire::deserialize<refwire::binary>(all, whole);
+  ASSERT_TRUE(full);
+  vector_source src(all.subspan(1000));
+  std::tuple<std::int32_t, std::filesystem::path> out;
+  const refwire::error e = refwire::detail::bin::decode_streaming(all.first(1000), out, refwire::decode_options{}, src);
+  ASSERT_TRUE(e);
+  EXPECT_TRUE(src.used());
+  EXPECT_EQ(e.message(), full.message());
+  EXPECT_EQ(e.offset(), 4u);
+
+  // a duplicate set element that was streamed
+  const std::string key(80'000, 'k');
+  std::vector<std::string> twice = {key, key};
+  const std::vector<std::byte> set_bytes = refwire::serialize(twice);  // a vector and a set share the layout
+  const std::span<const std::byte> set_all(set_bytes);
+  std::set<std::string> whole_set;
+  const refwire::error full_set = refwire::deserialize<refwire::binary>(set_all, whole_set);
+  ASSERT_TRUE(full_set);
+  vector_source set_src(set_all.subspan(100'000));
+  std::set<std::string> out_set;
+  const refwire::error es =
+      refwire::detail::bin::decode_streaming(set_all.first(100'000), out_set, refwire::decode_options{}, set_src);
+  ASSERT_TRUE(es);
+  EXPECT_TRUE(set_src.used());
+  EXPECT_EQ(es.message(), full_set.message());
 }
 
 }  // namespace

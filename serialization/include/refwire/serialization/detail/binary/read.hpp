@@ -79,6 +79,23 @@ bool from_nanoseconds(reader& r, std::int64_t ns, D& out) {
 template <class T>
 bool read(reader& r, T& v);
 
+/// Where a value began, to report a failure there after reading it: the
+/// read may have taken a run from r.source and moved the range on.
+struct mark {
+  const std::byte* cur;
+  std::size_t base;
+  std::size_t offset;
+};
+inline mark mark_of(const reader& r) noexcept { return {r.cur, r.base, r.offset()}; }
+/// Records a failure at m (with the cursor back there while the range is the same).
+inline bool fail_at(reader& r, const mark& m, errc code, std::string reason) {
+  if (r.base == m.base) {
+    r.cur = m.cur;
+    return fail(r, code, std::move(reason));
+  }
+  return record_failure(r, code, m.offset, std::move(reason));
+}
+
 /// A large run of `bytes` bytes (n elements) that goes past the reader's
 /// range, read straight into v's storage from r.source (r.can_stream said
 /// it may). v is a std::vector<std::byte>, a std::string or a vector of
@@ -304,19 +321,17 @@ bool read(reader& r, T& v) {
     return read_string_slow(r, v);
   } else if constexpr (s == shape::text) {
     // A std::string's layout; a path must be UTF-8 (reported where its length starts).
-    const std::byte* at = r.cur;
+    const mark at = mark_of(r);
     std::string text;
     if (!read(r, text)) [[unlikely]] return false;
     assign_text(v, text);
     if constexpr (is_path_v<T>) {
       if (!wire::utf8_valid(text.data(), text.size())) [[unlikely]] {
-        r.cur = at;
-        return fail(r, errc::invalid_utf8, "path is not valid UTF-8");
+        return fail_at(r, at, errc::invalid_utf8, "path is not valid UTF-8");
       }
       // One value, one encoding: the writer's generic form ("a//b" is written "a/b").
       if (text_of(v) != text) [[unlikely]] {
-        r.cur = at;
-        return fail(r, errc::invalid_value, path_not_generic_reason(text, text_of(v)));
+        return fail_at(r, at, errc::invalid_value, path_not_generic_reason(text, text_of(v)));
       }
     }
     return true;
@@ -445,7 +460,7 @@ bool read(reader& r, T& v) {
     depth_scope scope(r);
     v.clear();
     for (std::size_t i = 0; i < n; ++i) {
-      const std::byte* at = r.cur;
+      const mark at = mark_of(r);
       K key{};
       if (!read(r, key)) [[unlikely]] {
         push_index(r, i);
@@ -454,8 +469,7 @@ bool read(reader& r, T& v) {
       const std::size_t before = v.size();
       v.emplace_hint(v.end(), std::move(key));
       if (v.size() == before) [[unlikely]] {
-        r.cur = at;
-        fail(r, errc::duplicate_key, "duplicate set element");
+        fail_at(r, at, errc::duplicate_key, "duplicate set element");
         push_index(r, i);
         return false;
       }
@@ -483,7 +497,7 @@ bool read(reader& r, T& v) {
         }
         v.emplace_hint(v.end(), std::move(entry));
       } else {
-        const std::byte* at = r.cur;
+        const mark at = mark_of(r);
         K key{};
         if (!read(r, key)) [[unlikely]] {
           push_index(r, i);
@@ -492,8 +506,7 @@ bool read(reader& r, T& v) {
         const std::size_t before = v.size();
         auto it = v.try_emplace(v.end(), std::move(key));
         if (v.size() == before) [[unlikely]] {
-          r.cur = at;
-          fail(r, errc::duplicate_key, "duplicate map key");
+          fail_at(r, at, errc::duplicate_key, "duplicate map key");
           push_map_key(r, it->first, i);
           return false;
         }
