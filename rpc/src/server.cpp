@@ -476,11 +476,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     if (closed) return;
     bool probing = false;  // a large request whose beginning is not all in yet
     if (streaming.active || start_streaming(probing)) {
-      if (streaming.run_read == streaming.run.size() && streaming.rest_read == streaming.rest.size()) {
-        finish_streaming();  // all of it was buffered already (the run ended the frame)
-        after_batch();
-        return;
-      }
+      // the run goes past what was buffered (the probe's condition): something is left to read
       std::span<std::byte> into = streaming.run_read < streaming.run.size()
                                       ? std::span<std::byte>(streaming.run).subspan(streaming.run_read)
                                       : std::span<std::byte>(streaming.rest).subspan(streaming.rest_read);
@@ -562,11 +558,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     } else {
       streaming.rest_read += n;
     }
-    if (streaming.run_read == streaming.run.size() && streaming.rest_read == streaming.rest.size()) {
-      batch_read_at.reset();
-      batch_hook_at.reset();
-      finish_streaming();
-    }
+    if (streaming.run_read == streaming.run.size() && streaming.rest_read == streaming.rest.size()) finish_streaming();
     after_batch();
   }
 
